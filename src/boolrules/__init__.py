@@ -1,0 +1,1 @@
+"""boolrules: expressive Boolean rules as interpretable classifiers."""

@@ -1,0 +1,171 @@
+"""Bit-packed rule evaluation: samples are bits of uint64 words, operators are word operations.
+
+A `BitMatrix` holds every literal (feature and negated feature) as a row of words, so an
+Or/And over literals is one gather and one reduction. Counting operators (AtLeast, AtMost,
+Choose) add their children's bits per sample: for narrow data by unpacking to bytes and
+summing, for wide data with a bit-sliced ripple counter on the words, whichever is fewer
+numpy calls for the width (see `benchmarks/bench_evaluation.py`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .nodes import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Rule, Zero
+
+__all__ = ["BitMatrix", "evaluate", "check_binary_matrix"]
+
+# Above this many words per row, bit-sliced counting beats unpack-and-sum.
+_SLICED_COUNT_MIN_WORDS = 64
+
+
+def check_binary_matrix(X, name: str = "X") -> np.ndarray:
+    """Validate a 2-D 0/1 (or bool) matrix and return it as uint8 without copying the caller's data."""
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D matrix of 0/1 values, got an array of shape {X.shape}")
+    if X.dtype == bool:
+        return X.view(np.uint8)
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers 0/1 or bools, got dtype {X.dtype}")
+    if X.dtype.kind == "f" and np.isnan(X).any():
+        raise ValueError(f"{name} contains NaN; rules need 0/1 features")
+    if X.size and not np.isin(X, (0, 1)).all():
+        bad = X[~np.isin(X, (0, 1))].flat[0]
+        raise ValueError(
+            f"{name} must be binary (0/1), found the value {bad!r}; binarize it first "
+            "(boolrules.QuantileBinarizer)"
+        )
+    return X.astype(np.uint8, copy=False)
+
+
+def pack_rows(B: np.ndarray) -> np.ndarray:
+    """Pack a (r, n) 0/1 array into (r, ceil(n/64)) uint64 words, sample i at bit i % 64."""
+    r, n = B.shape
+    num_words = (n + 63) // 64
+    packed = np.zeros((r, num_words * 8), dtype=np.uint8)
+    packed[:, : (n + 7) // 8] = np.packbits(B, axis=1, bitorder="little")
+    return packed.view("<u8").astype(np.uint64, copy=False)
+
+
+def unpack_row(words: np.ndarray, n: int) -> np.ndarray:
+    """Inverse of `pack_rows` for one row: bool array of length n."""
+    bits = np.unpackbits(words.astype("<u8", copy=False).view(np.uint8), bitorder="little", count=n)
+    return bits.view(bool)
+
+
+class BitMatrix:
+    """A binary data matrix packed for fast evaluation of many rules on the same rows."""
+
+    def __init__(self, X, *, checked: bool = False):
+        X = X if checked else check_binary_matrix(X)
+        self.n, self.m = X.shape
+        self.num_words = (self.n + 63) // 64
+        # Rows 0..m-1 are the features, rows m..2m-1 their negations.
+        self.literal_words = pack_rows(np.concatenate([X.T, 1 - X.T]))
+        self.ones = pack_rows(np.ones((1, self.n), np.uint8))[0]
+        self.zeros = np.zeros(self.num_words, np.uint64)
+
+    def literal_row(self, literal: Literal) -> int:
+        """Row of `literal_words` that holds this literal."""
+        return literal.index + self.m * literal.negated
+
+    def evaluate(self, rule: Rule, memo: dict | None = None) -> np.ndarray:
+        """Packed truth values of `rule`; `memo` caches sub-rule results between calls."""
+        if isinstance(rule, Literal):
+            return self.literal_words[rule.index + self.m * rule.negated]
+        if memo is not None:
+            hit = memo.get(rule)
+            if hit is not None:
+                return hit
+        if isinstance(rule, Operator):
+            words = self._operator(rule, memo)
+        elif isinstance(rule, One):
+            words = self.ones
+        elif isinstance(rule, Zero):
+            words = self.zeros
+        else:
+            raise TypeError(f"cannot evaluate {type(rule).__name__}")
+        if memo is not None:
+            memo[rule] = words
+        return words
+
+    def _children(self, op: Operator, memo) -> np.ndarray:
+        subs = op.subrules
+        if all(type(s) is Literal for s in subs):
+            rows = [s.index + self.m * s.negated for s in subs]
+            return self.literal_words[rows]
+        return np.stack([self.evaluate(s, memo) for s in subs])
+
+    def _operator(self, op: Operator, memo) -> np.ndarray:
+        children = self._children(op, memo)
+        cls = type(op)
+        if cls is Or:
+            words = np.bitwise_or.reduce(children, axis=0)
+        elif cls is And:
+            words = np.bitwise_and.reduce(children, axis=0)
+        else:
+            words = self._count_compare(children, cls, op.k)
+        if op.negated:
+            words = words ^ self.ones
+        return words
+
+    def _count_compare(self, children: np.ndarray, cls, k: int) -> np.ndarray:
+        if self.num_words < _SLICED_COUNT_MIN_WORDS:
+            counts = np.add.reduce(
+                np.unpackbits(children.view(np.uint8), axis=1, bitorder="little"), axis=0
+            )
+            if cls is AtLeast:
+                hit = counts >= k
+            elif cls is AtMost:
+                hit = counts <= k
+            else:
+                hit = counts == k
+            packed = np.packbits(hit, bitorder="little").view(np.uint64)
+            return packed & self.ones
+        greater, equal = _sliced_compare(children, k)
+        if cls is AtLeast:
+            return (greater | equal) & self.ones
+        if cls is AtMost:
+            return ~greater & self.ones
+        return equal & self.ones
+
+    def unpack(self, words: np.ndarray) -> np.ndarray:
+        """Bool array of length n from packed words."""
+        return unpack_row(words, self.n)
+
+
+def _sliced_compare(children: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-sample (count > k, count == k) from a bit-sliced ripple counter over `children`."""
+    num_levels = max(len(children).bit_length(), k.bit_length())
+    levels = [np.zeros_like(children[0]) for _ in range(num_levels)]
+    for child in children:
+        carry = child
+        for level in levels:
+            next_carry = level & carry
+            level ^= carry
+            carry = next_carry
+    greater = np.zeros_like(children[0])
+    equal = ~greater
+    for bit in reversed(range(num_levels)):
+        level = levels[bit]
+        if (k >> bit) & 1:
+            equal &= level
+        else:
+            greater |= equal & level
+            equal &= ~level
+    return greater, equal
+
+
+def evaluate(rule: Rule, X) -> np.ndarray:
+    """Evaluate `rule` on each row of the 0/1 matrix `X` (bool array)."""
+    X = check_binary_matrix(X)
+    needed = rule.max_feature_index() + 1
+    if needed > X.shape[1]:
+        raise ValueError(
+            f"the rule references feature {needed - 1} but X has only {X.shape[1]} columns"
+        )
+    bits = BitMatrix(X, checked=True)
+    return bits.unpack(bits.evaluate(rule))

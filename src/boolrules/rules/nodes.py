@@ -1,0 +1,333 @@
+"""Rule values: literals, operators and trivial rules.
+
+Rules are immutable and hashable, so sub-rules are shared between rules freely: a local
+move rebuilds only the path from the root to the changed node, and evaluation results
+can be memoised per node (see `bitset.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = [
+    "Rule",
+    "Literal",
+    "Operator",
+    "Or",
+    "And",
+    "AtLeast",
+    "AtMost",
+    "Choose",
+    "Zero",
+    "One",
+    "negate_name",
+]
+
+_COMPARISON = re.compile(r"^(.*?) (>=|<=|==|!=|>|<) (.*)$", re.DOTALL)
+_OPPOSITE = {">=": "<", "<": ">=", "<=": ">", ">": "<=", "==": "!=", "!=": "=="}
+
+
+def negate_name(name: str) -> str:
+    """Readable name of a negated feature: `a >= 3` becomes `a < 3`, other names get `~`."""
+    match = _COMPARISON.match(name)
+    if match is None:
+        return "~" + name
+    lhs, op, rhs = match.groups()
+    return f"{lhs} {_OPPOSITE[op]} {rhs}"
+
+
+class Rule:
+    """Base class of all rules: a Boolean function of the rows of a binary matrix."""
+
+    __slots__ = ("negated", "complexity", "depth", "_hash")
+
+    def evaluate(self, X) -> np.ndarray:
+        """Boolean prediction of this rule for each row of the 0/1 matrix `X`."""
+        from .bitset import evaluate
+
+        return evaluate(self, X)
+
+    def literals(self) -> tuple[Literal, ...]:
+        """All literals of the rule, left to right (with repetitions)."""
+        return ()
+
+    def walk(self):
+        """Yield `(path, node)` for every node, depth first; `path` is a tuple of child positions."""
+        yield (), self
+
+    @property
+    def subrules(self) -> tuple[Rule, ...]:
+        return ()
+
+    def max_feature_index(self) -> int:
+        """Largest feature index the rule references (-1 when it references none)."""
+        return max((lit.index for lit in self.literals()), default=-1)
+
+    def to_str(self, feature_names=None) -> str:
+        """Text form; with `feature_names`, features are named and negations read naturally."""
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.to_str()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.to_str()}>"
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _init(self, negated: bool, complexity: int, depth: int, key: tuple) -> None:
+        object.__setattr__(self, "negated", negated)
+        object.__setattr__(self, "complexity", complexity)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "_hash", hash(key))
+
+    def __reduce__(self):
+        return (_rebuild, (self.to_dict(),))
+
+    def to_dict(self) -> dict:
+        """JSON-safe dictionary form (see `serialize.py`)."""
+        from .serialize import to_dict
+
+        return to_dict(self)
+
+    def to_graph(self, feature_names=None):
+        """The rule as a networkx directed tree (see `graph.py`)."""
+        from .graph import to_graph
+
+        return to_graph(self, feature_names)
+
+    def plot(self, feature_names=None, ax=None):
+        """Draw the rule tree with matplotlib (see `graph.py`)."""
+        from .graph import plot
+
+        return plot(self, feature_names, ax=ax)
+
+
+def _rebuild(data):
+    from .serialize import from_dict
+
+    return from_dict(data)
+
+
+def _check_bool(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check_int(value, name: str) -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    return int(value)
+
+
+class Literal(Rule):
+    """Feature `index` (`f3`) or its negation (`~f3`)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int, negated: bool = False):
+        index = _check_int(index, "index")
+        if index < 0:
+            raise ValueError(f"index must be >= 0, got {index}")
+        object.__setattr__(self, "index", index)
+        self._init(_check_bool(negated, "negated"), 1, 0, (Literal, index, bool(negated)))
+
+    def literals(self):
+        return (self,)
+
+    def to_str(self, feature_names=None) -> str:
+        if feature_names is None:
+            return ("~f" if self.negated else "f") + str(self.index)
+        name = str(feature_names[self.index])
+        return negate_name(name) if self.negated else name
+
+    def __invert__(self) -> Literal:
+        return Literal(self.index, not self.negated)
+
+    __hash__ = Rule.__hash__
+
+    def __eq__(self, other) -> bool:
+        return (
+            self is other
+            or type(other) is Literal
+            and self.index == other.index
+            and self.negated == other.negated
+        )
+
+
+class Trivial(Rule):
+    """A constant rule; it holds no literals and has complexity 0."""
+
+    __slots__ = ()
+    value: bool
+
+    def __init__(self):
+        self._init(False, 0, 0, (type(self),))
+
+    def to_str(self, feature_names=None) -> str:
+        return type(self).__name__
+
+    __hash__ = Rule.__hash__
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self)
+
+
+class Zero(Trivial):
+    """The rule that is always false."""
+
+    __slots__ = ()
+    value = False
+
+    def __invert__(self) -> One:
+        return One()
+
+
+class One(Trivial):
+    """The rule that is always true."""
+
+    __slots__ = ()
+    value = True
+
+    def __invert__(self) -> Zero:
+        return Zero()
+
+
+class Operator(Rule):
+    """An operator over one or more sub-rules; parameterized operators also hold `k`."""
+
+    __slots__ = ("_subrules", "k")
+    parameterized = False
+
+    def __init__(self, *subrules: Rule, negated: bool = False, k: int | None = None):
+        if len(subrules) == 1 and isinstance(subrules[0], (list, tuple)):
+            subrules = tuple(subrules[0])
+        if not subrules:
+            raise ValueError(f"{type(self).__name__} needs at least one sub-rule")
+        for sub in subrules:
+            if not isinstance(sub, (Literal, Operator)):
+                raise TypeError(
+                    f"sub-rules of {type(self).__name__} must be literals or operators, "
+                    f"got {type(sub).__name__}"
+                )
+        if self.parameterized:
+            k = _check_int(k, "k")
+            if not 0 <= k <= len(subrules):
+                raise ValueError(
+                    f"{type(self).__name__} parameter k={k} must be between 0 and the number "
+                    f"of sub-rules ({len(subrules)})"
+                )
+        object.__setattr__(self, "_subrules", tuple(subrules))
+        object.__setattr__(self, "k", k)
+        negated = _check_bool(negated, "negated")
+        self._init(
+            negated,
+            1 + sum(s.complexity for s in subrules),
+            1 + max(s.depth for s in subrules),
+            (type(self), k, negated, subrules),
+        )
+
+    @property
+    def subrules(self) -> tuple[Rule, ...]:
+        return self._subrules
+
+    @property
+    def name(self) -> str:
+        """Operator label as printed: `~AtLeast2`, `Or`."""
+        return ("~" if self.negated else "") + type(self).__name__ + (
+            str(self.k) if self.parameterized else ""
+        )
+
+    def literals(self):
+        return tuple(lit for sub in self._subrules for lit in sub.literals())
+
+    def walk(self):
+        yield (), self
+        for i, sub in enumerate(self._subrules):
+            for path, node in sub.walk():
+                yield (i, *path), node
+
+    def replace(self, subrules, k: int | None = None, negated: bool | None = None) -> Operator:
+        """A copy with other sub-rules (and optionally another `k` or negation)."""
+        k = self.k if k is None else k
+        negated = self.negated if negated is None else negated
+        return _make(type(self), tuple(subrules), k, negated)
+
+    def to_str(self, feature_names=None) -> str:
+        inner = ", ".join(sub.to_str(feature_names) for sub in self._subrules)
+        return f"{self.name}({inner})"
+
+    def __invert__(self) -> Operator:
+        return _make(type(self), self._subrules, self.k, not self.negated)
+
+    __hash__ = Rule.__hash__
+
+    def __eq__(self, other) -> bool:
+        return self is other or (
+            type(other) is type(self)
+            and self._hash == other._hash
+            and self.k == other.k
+            and self.negated == other.negated
+            and self._subrules == other._subrules
+        )
+
+
+def _make(cls, subrules, k, negated) -> Operator:
+    if cls.parameterized:
+        return cls(k, *subrules, negated=negated)
+    return cls(*subrules, negated=negated)
+
+
+class Or(Operator):
+    """True when at least one sub-rule is true."""
+
+    __slots__ = ()
+
+
+class And(Operator):
+    """True when every sub-rule is true."""
+
+    __slots__ = ()
+
+
+class _Counting(Operator):
+    """Operators that compare the number of true sub-rules with `k`."""
+
+    __slots__ = ()
+    parameterized = True
+
+    def __init__(self, k: int, *subrules: Rule, negated: bool = False):
+        super().__init__(*subrules, negated=negated, k=k)
+
+
+class AtLeast(_Counting):
+    """True when at least `k` sub-rules are true."""
+
+    __slots__ = ()
+
+
+class AtMost(_Counting):
+    """True when at most `k` sub-rules are true."""
+
+    __slots__ = ()
+
+
+class Choose(_Counting):
+    """True when exactly `k` sub-rules are true."""
+
+    __slots__ = ()
+
+
+OPERATORS: dict[str, type[Operator]] = {
+    cls.__name__: cls for cls in (Or, And, AtLeast, AtMost, Choose)
+}

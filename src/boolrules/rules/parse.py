@@ -1,0 +1,65 @@
+"""Parse the text form of rules (`And(Choose2(f0, f1, f2), ~f4, f5)`), the inverse of `str`."""
+
+from __future__ import annotations
+
+import re
+
+from .nodes import OPERATORS, Literal, One, Rule, Zero
+
+__all__ = ["parse"]
+
+_TOKEN = re.compile(r"\s*(?:(~)|(f\d+)|([A-Za-z]+?)(\d*)\(|(Zero|One)\b|(,)|(\)))")
+
+
+def parse(text: str) -> Rule:
+    """Rule from its text form; malformed text raises ValueError saying where."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse expects a string, got {type(text).__name__}")
+    rule, pos = _parse_rule(text, 0)
+    if text[pos:].strip():
+        raise ValueError(f"unexpected text after the rule at position {pos}: {text[pos:pos + 20]!r}")
+    return rule
+
+
+def _error(text: str, pos: int, what: str) -> ValueError:
+    return ValueError(f"cannot parse rule at position {pos} ({text[pos:pos + 20]!r}): expected {what}")
+
+
+def _parse_rule(text: str, pos: int) -> tuple[Rule, int]:
+    match = _TOKEN.match(text, pos)
+    if match is None:
+        raise _error(text, pos, "a literal like f3, an operator like Or( or AtLeast2(, Zero or One")
+    tilde, literal, opname, param, constant = match.groups()[:5]
+    if tilde:
+        rule, end = _parse_rule(text, match.end())
+        return ~rule, end
+    if literal:
+        return Literal(int(literal[1:])), match.end()
+    if constant:
+        return (One() if constant == "One" else Zero()), match.end()
+    if opname is None:
+        raise _error(text, pos, "a rule")
+    cls = OPERATORS.get(opname)
+    if cls is None:
+        raise ValueError(f"unknown operator {opname!r} at position {pos}; known: {', '.join(OPERATORS)}")
+    if cls.parameterized and not param:
+        raise ValueError(f"{opname} at position {pos} needs its parameter, e.g. {opname}2(...)")
+    if not cls.parameterized and param:
+        raise ValueError(f"{opname} at position {pos} takes no parameter")
+    subrules = []
+    pos = match.end()
+    while True:
+        sub, pos = _parse_rule(text, pos)
+        subrules.append(sub)
+        sep = _TOKEN.match(text, pos)
+        if sep is None or not (sep.group(6) or sep.group(7)):
+            raise _error(text, pos, "',' or ')'")
+        pos = sep.end()
+        if sep.group(7):
+            break
+    try:
+        if cls.parameterized:
+            return cls(int(param), *subrules), pos
+        return cls(*subrules), pos
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"invalid {opname} at position {match.start()}: {exc}") from None

@@ -1,0 +1,209 @@
+import json
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from boolrules.rules import (
+    And,
+    AtLeast,
+    AtMost,
+    BitMatrix,
+    Choose,
+    Literal,
+    One,
+    Or,
+    Zero,
+    from_dict,
+    negate_name,
+    parse,
+)
+from boolrules.rules import bitset
+
+from .strategies import NUM_FEATURES, rules
+
+
+def reference_evaluate(rule, X):
+    """Plain row-by-row evaluator, the definition the fast one is checked against."""
+    out = []
+    for row in X:
+        out.append(_ref_row(rule, row))
+    return np.array(out, dtype=bool)
+
+
+def _ref_row(rule, row):
+    if isinstance(rule, Literal):
+        value = bool(row[rule.index])
+    elif isinstance(rule, One):
+        return True
+    elif isinstance(rule, Zero):
+        return False
+    else:
+        count = sum(_ref_row(sub, row) for sub in rule.subrules)
+        value = {
+            Or: count >= 1,
+            And: count == len(rule.subrules),
+            AtLeast: count >= (rule.k or 0),
+            AtMost: count <= (rule.k or 0),
+            Choose: count == rule.k,
+        }[type(rule)]
+    return value != rule.negated
+
+
+matrices = st.integers(1, 200).flatmap(
+    lambda n: arrays(np.uint8, (n, NUM_FEATURES), elements=st.integers(0, 1))
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules(), matrices)
+def test_bitset_matches_reference(rule, X):
+    assert np.array_equal(rule.evaluate(X), reference_evaluate(rule, X))
+
+
+@settings(max_examples=100, deadline=None)
+@given(rules(), st.integers(1, 300))
+def test_sliced_counter_matches_reference(rule, n):
+    """The wide-data counting path agrees with the reference as well."""
+    X = np.random.default_rng(n).integers(0, 2, (n, NUM_FEATURES), dtype=np.uint8)
+    original = bitset._SLICED_COUNT_MIN_WORDS
+    bitset._SLICED_COUNT_MIN_WORDS = 0
+    try:
+        got = rule.evaluate(X)
+    finally:
+        bitset._SLICED_COUNT_MIN_WORDS = original
+    assert np.array_equal(got, reference_evaluate(rule, X))
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules())
+def test_text_and_dict_round_trip(rule):
+    assert parse(str(rule)) == rule
+    assert from_dict(json.loads(json.dumps(rule.to_dict()))) == rule
+    assert pickle.loads(pickle.dumps(rule)) == rule
+    assert hash(parse(str(rule))) == hash(rule)
+
+
+def test_example_from_the_paper():
+    rule = And(Choose(2, Literal(0), Literal(1), Literal(2), Literal(3)), ~Literal(4), Literal(5))
+    assert str(rule) == "And(Choose2(f0, f1, f2, f3), ~f4, f5)"
+    assert rule.complexity == 8
+    assert rule.depth == 2
+    assert [lit.index for lit in rule.literals()] == [0, 1, 2, 3, 4, 5]
+    assert ~~rule == rule and ~rule != rule
+
+
+def test_feature_names_read_naturally():
+    names = ["worst area >= 719.6", "Contract == Month-to-month", "smoker"]
+    rule = Or(~Literal(0), ~Literal(1), ~Literal(2), Literal(0))
+    assert rule.to_str(names) == (
+        "Or(worst area < 719.6, Contract != Month-to-month, ~smoker, worst area >= 719.6)"
+    )
+    assert negate_name("a < b") == "a >= b"
+
+
+def test_trivial_rules():
+    X = np.zeros((3, 2), np.uint8)
+    assert not Zero().evaluate(X).any() and One().evaluate(X).all()
+    assert ~Zero() == One() and Zero().complexity == 0
+    assert parse("One") == One()
+
+
+def test_rules_are_immutable():
+    lit = Literal(1)
+    with pytest.raises(AttributeError, match="immutable"):
+        lit.index = 2
+
+
+def test_memo_reuses_shared_subrules():
+    X = np.random.default_rng(0).integers(0, 2, (70, 4))
+    bits = BitMatrix(X)
+    sub = And(Literal(0), Literal(1))
+    memo = {}
+    bits.evaluate(Or(sub, Literal(2)), memo)
+    assert sub in memo
+    assert bits.evaluate(sub, memo) is memo[sub]
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("Or(f1", "expected"),
+        ("Xor(f1, f2)", "unknown operator"),
+        ("AtLeast(f1, f2)", "needs its parameter"),
+        ("Or2(f1, f2)", "takes no parameter"),
+        ("AtLeast5(f1, f2)", "between 0 and"),
+        ("Or(f1) junk", "unexpected text"),
+        ("", "cannot parse"),
+    ],
+)
+def test_malformed_text(text, match):
+    with pytest.raises(ValueError, match=match):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    "data, match",
+    [
+        ([], "must be a dict"),
+        ({"literal": -1}, "index must be >= 0"),
+        ({"literal": "3"}, "malformed"),
+        ({"operator": "Nand", "subrules": []}, "unknown operator"),
+        ({"operator": "Or", "subrules": [{"literal": 1}], "k": 1}, "takes no 'k'"),
+        ({"operator": "AtLeast", "subrules": [{"literal": 1}]}, "needs 'k'"),
+        ({"literal": 1, "extra": 0}, "unexpected keys"),
+        ({"nothing": 1}, "needs one of"),
+    ],
+)
+def test_malformed_dict(data, match):
+    with pytest.raises(ValueError, match=match):
+        from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "X, error, match",
+    [
+        (np.array([0, 1, 1]), ValueError, "2-D"),
+        (np.array([[0, 2], [1, 0]]), ValueError, "binary"),
+        (np.array([[0.0, np.nan], [1, 0]]), ValueError, "NaN"),
+        (np.array([["a", "b"]]), TypeError, "dtype"),
+        (np.zeros((3, 1)), ValueError, "references feature 1"),
+    ],
+)
+def test_evaluate_rejects_bad_matrices(X, error, match):
+    with pytest.raises(error, match=match):
+        Or(Literal(0), Literal(1)).evaluate(X)
+
+
+def test_evaluate_leaves_input_untouched():
+    X = np.array([[True, False], [False, True]])
+    before = X.copy()
+    Or(~Literal(0), Literal(1)).evaluate(X)
+    assert np.array_equal(X, before)
+
+
+def test_constructor_errors():
+    with pytest.raises(ValueError, match="at least one"):
+        Or()
+    with pytest.raises(TypeError, match="k must be an integer"):
+        AtLeast(1.5, Literal(0))
+    with pytest.raises(TypeError, match="sub-rules"):
+        Or(Literal(0), 3)
+    with pytest.raises(TypeError, match="negated"):
+        Literal(0, negated="yes")
+
+
+def test_graph_and_plot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    rule = And(Choose(2, Literal(0), Literal(1), Literal(2)), ~Literal(4))
+    graph = rule.to_graph(["a", "b", "c", "d", "e >= 1"])
+    assert graph.number_of_nodes() == rule.complexity
+    assert graph.nodes[()]["label"] == "And"
+    assert graph.nodes[(1,)]["label"] == "e < 1"
+    ax = rule.plot()
+    assert len(ax.texts) == rule.complexity
