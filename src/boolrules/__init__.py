@@ -1,1 +1,44 @@
-"""boolrules: expressive Boolean rules as interpretable classifiers."""
+"""boolrules: expressive Boolean rules as interpretable classifiers.
+
+Rules (`boolrules.rules`) are learned by a native simulated-annealing search
+(`boolrules.localsearch`) on binarized data (`boolrules.data`, `boolrules.datasets`).
+"""
+
+from .data import QuantileBinarizer
+from .datasets import Dataset, load_dataset
+from .localsearch import RuleClassifier
+from .rules import (
+    And,
+    AtLeast,
+    AtMost,
+    Choose,
+    Literal,
+    One,
+    Operator,
+    Or,
+    Rule,
+    Zero,
+    from_dict,
+    parse,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "And",
+    "AtLeast",
+    "AtMost",
+    "Choose",
+    "Dataset",
+    "Literal",
+    "One",
+    "Operator",
+    "Or",
+    "QuantileBinarizer",
+    "Rule",
+    "RuleClassifier",
+    "Zero",
+    "from_dict",
+    "load_dataset",
+    "parse",
+]

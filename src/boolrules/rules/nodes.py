@@ -11,6 +11,8 @@ import re
 
 import numpy as np
 
+from ..validation import check_integer
+
 __all__ = [
     "Rule",
     "Literal",
@@ -41,7 +43,7 @@ def negate_name(name: str) -> str:
 class Rule:
     """Base class of all rules: a Boolean function of the rows of a binary matrix."""
 
-    __slots__ = ("negated", "complexity", "depth", "_hash")
+    __slots__ = ("negated", "complexity", "depth", "_hash", "_nodes")
 
     def evaluate(self, X) -> np.ndarray:
         """Boolean prediction of this rule for each row of the 0/1 matrix `X`."""
@@ -53,9 +55,16 @@ class Rule:
         """All literals of the rule, left to right (with repetitions)."""
         return ()
 
-    def walk(self):
-        """Yield `(path, node)` for every node, depth first; `path` is a tuple of child positions."""
-        yield (), self
+    def walk(self) -> tuple[tuple[tuple[int, ...], Rule], ...]:
+        """`(path, node)` for every node, depth first; `path` is a tuple of child positions."""
+        try:
+            return self._nodes
+        except AttributeError:
+            nodes = [((), self)]
+            for i, sub in enumerate(self.subrules):
+                nodes.extend(((i, *path), node) for path, node in sub.walk())
+            object.__setattr__(self, "_nodes", tuple(nodes))
+            return self._nodes
 
     @property
     def subrules(self) -> tuple[Rule, ...]:
@@ -124,21 +133,13 @@ def _check_bool(value, name: str) -> bool:
     return bool(value)
 
 
-def _check_int(value, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    return int(value)
-
-
 class Literal(Rule):
     """Feature `index` (`f3`) or its negation (`~f3`)."""
 
     __slots__ = ("index",)
 
     def __init__(self, index: int, negated: bool = False):
-        index = _check_int(index, "index")
-        if index < 0:
-            raise ValueError(f"index must be >= 0, got {index}")
+        index = check_integer(index, "index", 0)
         object.__setattr__(self, "index", index)
         self._init(_check_bool(negated, "negated"), 1, 0, (Literal, index, bool(negated)))
 
@@ -221,7 +222,7 @@ class Operator(Rule):
                     f"got {type(sub).__name__}"
                 )
         if self.parameterized:
-            k = _check_int(k, "k")
+            k = check_integer(k, "k")
             if not 0 <= k <= len(subrules):
                 raise ValueError(
                     f"{type(self).__name__} parameter k={k} must be between 0 and the number "
@@ -250,12 +251,6 @@ class Operator(Rule):
 
     def literals(self):
         return tuple(lit for sub in self._subrules for lit in sub.literals())
-
-    def walk(self):
-        yield (), self
-        for i, sub in enumerate(self._subrules):
-            for path, node in sub.walk():
-                yield (i, *path), node
 
     def replace(self, subrules, k: int | None = None, negated: bool | None = None) -> Operator:
         """A copy with other sub-rules (and optionally another `k` or negation)."""

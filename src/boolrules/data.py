@@ -1,0 +1,166 @@
+"""Binarize mixed tabular data into 0/1 features for Boolean rules (paper Section 6.2)."""
+
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+
+class QuantileBinarizer(TransformerMixin, BaseEstimator):
+    """Turn each column into readable 0/1 features: quantile "up" bins, one-hot or one flag.
+
+    Per column, learned by ``fit``:
+
+    - exactly two distinct values: one feature, ``name == v`` for the second value in sorted
+      order, or just ``name`` when the column is already 0/1 numeric or boolean;
+    - numeric with more than ``num_bins`` distinct values: one "up" feature ``name >= q`` per
+      quantile ``q`` at ``np.linspace(0, 1, num_bins, endpoint=False)`` (duplicate thresholds
+      dropped); the "down" bins are the negations, which rules already have;
+    - anything else (text, categorical, few numeric values): one-hot ``name == v``.
+
+    Text and categorical values are compared by their text; values unseen in ``fit`` give all
+    zeros. Missing or infinite values raise ``ValueError`` naming the column.
+
+    Parameters
+    ----------
+    num_bins : int, default=10
+        Number of quantiles per numeric column (the paper uses 10).
+
+    Attributes
+    ----------
+    encodings_ : list of (str, ndarray, list of str)
+        Per input column: the operator (``">="`` or ``"=="``), the thresholds or values
+        (float64 for numeric columns, str for text ones) and the suffix of each feature name.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` was a DataFrame with string column names.
+    """
+
+    def __init__(self, num_bins=10):
+        self.num_bins = num_bins
+
+    def fit(self, X, y=None):
+        """Learn the thresholds and categories of every column of ``X``; ``y`` is ignored."""
+        if not isinstance(self.num_bins, Integral) or isinstance(self.num_bins, bool):
+            raise TypeError(f"num_bins must be an integer, got {self.num_bins!r}")
+        if self.num_bins < 2:
+            raise ValueError(f"num_bins must be at least 2, got {self.num_bins}")
+        columns = self._columns(X, reset=True)
+        self.encodings_ = [_fit_column(column, self.num_bins) for column in columns]
+        return self
+
+    def transform(self, X):
+        """Return the 0/1 features of ``X``: uint8 of shape (n_samples, n_features_out)."""
+        check_is_fitted(self)
+        columns = self._columns(X, reset=False)
+        blocks = []
+        for name, column, (op, values, _) in zip(self._input_names(), columns, self.encodings_):
+            if values.dtype.kind == "U":
+                column = column.astype(str)
+            elif column.dtype.kind != "f":
+                raise ValueError(f"column {name!r} of X was numeric in fit but is text now")
+            blocks.append(column[:, None] >= values if op == ">=" else column[:, None] == values)
+        return np.hstack(blocks).astype(np.uint8)
+
+    def get_feature_names_out(self, input_features=None):
+        """Return the readable output feature names, e.g. ``worst area >= 686.5``."""
+        check_is_fitted(self)
+        names = self._input_names()
+        if input_features is not None:
+            input_features = np.asarray(input_features, dtype=object)
+            if len(input_features) != self.n_features_in_:
+                raise ValueError(
+                    f"input_features should have length {self.n_features_in_}, "
+                    f"got {len(input_features)}"
+                )
+            if hasattr(self, "feature_names_in_") and not np.array_equal(
+                input_features, self.feature_names_in_
+            ):
+                raise ValueError("input_features is not equal to feature_names_in_")
+            names = [str(name) for name in input_features]
+        return np.asarray(
+            [
+                name + suffix
+                for name, (_, _, suffixes) in zip(names, self.encodings_)
+                for suffix in suffixes
+            ],
+            dtype=object,
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # The output is always 0/1 uint8, so no input float dtype is preserved and
+        # check_transformer_preserve_dtypes does not apply.
+        tags.transformer_tags.preserves_dtype = []
+        # Text, pandas categorical and boolean columns are binarized like numbers.
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+    def _input_names(self):
+        """Column names from ``feature_names_in_``, else ``x0, x1, ...`` as sklearn does."""
+        if hasattr(self, "feature_names_in_"):
+            return [str(name) for name in self.feature_names_in_]
+        return [f"x{j}" for j in range(self.n_features_in_)]
+
+    def _columns(self, X, reset):
+        """Validate ``X`` and return its columns as float64 (numeric, boolean) or str arrays."""
+        if isinstance(X, pd.DataFrame):
+            if X.shape[0] == 0 or X.shape[1] == 0:
+                raise ValueError(f"X needs at least one row and one column, got shape {X.shape}")
+            validate_data(self, X, skip_check_array=True, reset=reset)
+            raw = [X.iloc[:, j] for j in range(X.shape[1])]
+        else:
+            X = check_array(X, dtype=None, ensure_all_finite=False)
+            validate_data(self, X, skip_check_array=True, reset=reset)
+            raw = list(X.T)
+        return [_column(values, name) for values, name in zip(raw, self._input_names())]
+
+
+def _column(values, name):
+    """One column as float64 if numeric or boolean, else as text; reject NaN and infinity."""
+    series = pd.Series(values).infer_objects()
+    if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+        column = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        bad = ~np.isfinite(column)
+    else:
+        bad = series.isna().to_numpy()
+        column = series.astype(str).to_numpy(dtype=str)
+    if bad.any():
+        raise ValueError(
+            f"column {name!r} of X contains NaN or infinity in {int(bad.sum())} rows; "
+            "drop or impute them first"
+        )
+    return column
+
+
+def _fit_column(column, num_bins):
+    """Return ``(op, values, suffixes)`` encoding one column, following the class docstring."""
+    values = np.unique(column)
+    numeric = column.dtype.kind == "f"
+    if len(values) == 2:
+        if numeric and values[0] == 0 and values[1] == 1:
+            return "==", values[1:], [""]
+        return "==", values[1:], [f" == {_format_value(values[1])}"]
+    if numeric and len(values) > num_bins:
+        thresholds = np.unique(np.quantile(column, np.linspace(0, 1, num_bins, endpoint=False)))
+        return ">=", thresholds, [f" >= {label}" for label in _threshold_labels(thresholds)]
+    return "==", values, [f" == {_format_value(value)}" for value in values]
+
+
+def _threshold_labels(thresholds):
+    """Format thresholds with 4 significant digits, or more when needed to tell them apart."""
+    for digits in range(4, 18):
+        labels = [format(q, f".{digits}g") for q in thresholds]
+        if len(set(labels)) == len(labels):
+            break
+    return labels
+
+
+def _format_value(value):
+    """Exact, short text of a category: integers without ``.0``, floats by shortest repr."""
+    if isinstance(value, (float, np.floating)):
+        return str(int(value)) if float(value).is_integer() else repr(float(value))
+    return str(value)

@@ -1,0 +1,149 @@
+"""Load the paper's benchmark datasets (Table 3) as 0/1 matrices with readable feature names.
+
+Breast Cancer comes from scikit-learn; the other seven are the gzipped files described in
+``shared/datasets/SOURCES.md``, found through ``data_dir``, the ``BOOLRULES_DATA`` environment
+variable, or a ``shared/datasets`` folder next to the working directory or the repository.
+Rows with missing values are dropped before binarizing, as in the paper (Section 6.2).
+"""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_breast_cancer
+
+from boolrules.data import QuantileBinarizer
+
+DATASETS = (
+    "breast_cancer",
+    "credit_risk",
+    "customer_churn",
+    "parkinsons",
+    "home_equity",
+    "online_shoppers",
+    "direct_marketing",
+    "credit_card_default",
+)
+
+_GERMAN_COLUMNS = [
+    "checking_status", "duration", "credit_history", "purpose", "credit_amount",
+    "savings_status", "employment", "installment_commitment", "personal_status",
+    "other_parties", "residence_since", "property_magnitude", "age", "other_payment_plans",
+    "housing", "existing_credits", "job", "num_dependents", "own_telephone", "foreign_worker",
+]
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: comparing array fields with == is ambiguous
+class Dataset:
+    """A benchmark dataset: 0/1 features ``X``, labels ``y`` (1 = positive) and the raw columns."""
+
+    X: np.ndarray
+    y: np.ndarray
+    feature_names: list[str]
+    raw: pd.DataFrame
+    name: str
+
+
+def load_dataset(name, data_dir=None, num_bins=10):
+    """Load dataset ``name`` (one of ``DATASETS``), drop incomplete rows and binarize it."""
+    if name not in DATASETS:
+        raise ValueError(f"unknown dataset name {name!r}; known names: {', '.join(DATASETS)}")
+    if name == "breast_cancer":
+        bunch = load_breast_cancer(as_frame=True)
+        frame, positive = bunch.data, bunch.target == 0  # sklearn codes malignant as 0
+    else:
+        filename, read = _READERS[name]
+        frame, positive = read(_find_file(filename, data_dir))
+    complete = frame.notna().all(axis=1).to_numpy()
+    raw = frame[complete].reset_index(drop=True)
+    binarizer = QuantileBinarizer(num_bins=num_bins)
+    X = binarizer.fit_transform(raw)
+    y = np.asarray(positive)[complete].astype(np.uint8)
+    return Dataset(X, y, binarizer.get_feature_names_out().tolist(), raw, name)
+
+
+def _find_file(filename, data_dir):
+    """Return the path of ``filename`` in the first data folder that has it."""
+    places = _data_dirs(data_dir)
+    for place in places:
+        if (place / filename).is_file():
+            return place / filename
+    looked = "\n".join(f"  {place / filename}" for place in places)
+    raise FileNotFoundError(
+        f"dataset file {filename!r} not found; looked in:\n{looked}\n"
+        "Pass data_dir=... or set the BOOLRULES_DATA environment variable to its folder."
+    )
+
+
+def _data_dirs(data_dir):
+    """Where to look: ``data_dir``, else ``$BOOLRULES_DATA``, else ``shared/datasets`` nearby."""
+    if data_dir is not None:
+        return [Path(data_dir)]
+    if os.environ.get("BOOLRULES_DATA"):
+        return [Path(os.environ["BOOLRULES_DATA"])]
+    repo_root = Path(__file__).resolve().parents[2]  # src/boolrules/datasets.py -> repository
+    return [
+        Path.cwd().parent / "shared" / "datasets",
+        Path.cwd() / "shared" / "datasets",
+        repo_root.parent / "shared" / "datasets",
+    ]
+
+
+def _credit_risk(path):
+    """Statlog German credit: space separated, no header; class 2 (bad risk) is positive."""
+    frame = pd.read_csv(path, sep=" ", header=None, names=[*_GERMAN_COLUMNS, "class"])
+    return frame[_GERMAN_COLUMNS], frame["class"] == 2
+
+
+def _customer_churn(path):
+    """Telco churn without ``customerID``; a blank ``TotalCharges`` (11 rows) counts as missing."""
+    frame = pd.read_csv(path, na_values=[" "])
+    return frame.drop(columns=["customerID", "Churn"]), frame["Churn"] == "Yes"
+
+
+def _parkinsons(path):
+    """Parkinson's voice measurements without the recording ``name``; ``status`` 1 is positive."""
+    frame = pd.read_csv(path)
+    return frame.drop(columns=["name", "status"]), frame["status"] == 1
+
+
+def _home_equity(path):
+    """HMEQ loans; ``BAD`` 1 (default) is positive; 3364 of 5960 rows are complete."""
+    frame = pd.read_csv(path)
+    return frame.drop(columns="BAD"), frame["BAD"] == 1
+
+
+def _online_shoppers(path):
+    """Online shoppers' sessions; ``Revenue`` TRUE is positive."""
+    frame = pd.read_csv(path)
+    return frame.drop(columns="Revenue"), frame["Revenue"].astype(str).str.upper() == "TRUE"
+
+
+def _direct_marketing(path):
+    """Bank marketing (full "additional" version); ``y`` yes is positive.
+
+    All 20 inputs are kept, as in the paper, although ``duration`` (call length) leaks the label:
+    it is only known after the call, so UCI advises dropping it for realistic prediction.
+    """
+    frame = pd.read_csv(path, sep=";")
+    return frame.drop(columns="y"), frame["y"] == "yes"
+
+
+def _credit_card_default(path):
+    """Taiwan credit card clients without ``ID``; next month's default (1) is positive."""
+    frame = pd.read_csv(path)
+    label = "default.payment.next.month"
+    return frame.drop(columns=["ID", label]), frame[label] == 1
+
+
+_READERS = {
+    "credit_risk": ("german.data.gz", _credit_risk),
+    "customer_churn": ("WA_Fn-UseC_-Telco-Customer-Churn.csv.gz", _customer_churn),
+    "parkinsons": ("parkinsons.data.gz", _parkinsons),
+    "home_equity": ("hmeq.csv.gz", _home_equity),
+    "online_shoppers": ("online_shoppers_intention.csv.gz", _online_shoppers),
+    "direct_marketing": ("bank-additional-full.csv.gz", _direct_marketing),
+    "credit_card_default": ("UCI_Credit_Card.csv.gz", _credit_card_default),
+}

@@ -1,0 +1,119 @@
+"""Shared scikit-learn plumbing of the rule classifiers: input checks, binarization, classes.
+
+A subclass implements `_fit_binary(X, y, rng)` on 0/1 features and 0/1 labels and sets
+`best_rule_` and `best_score_`; everything else (DataFrames and their column names,
+`binarizer="auto"`, label mapping, one-vs-rest for more than two classes, predict and
+score) is here once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .data import QuantileBinarizer
+from .metrics import get_metric, score_counts
+from .rules import check_binary_matrix
+
+__all__ = ["RuleEstimator"]
+
+
+def _is_binary(X) -> bool:
+    values = X.to_numpy() if hasattr(X, "to_numpy") else np.asarray(X)
+    if values.dtype == bool:
+        return True
+    if values.dtype.kind not in "biuf":
+        return False
+    return bool(np.isin(values, (0, 1)).all())
+
+
+class RuleEstimator(ClassifierMixin, BaseEstimator):
+    """Base class of classifiers whose model is one rule (`best_rule_`) over binary features.
+
+    `binarizer`: "auto" uses 0/1 input as is and binarizes any other input with
+    `QuantileBinarizer`; None demands 0/1 input; or a transformer to fit and apply.
+    `metric`: the score that `fit` maximises and `score` reports (binary problems).
+    """
+
+    def _validate_params(self) -> None:
+        get_metric(self.metric)
+        if not (self.binarizer in ("auto", None) or hasattr(self.binarizer, "fit_transform")):
+            raise ValueError(f"binarizer must be 'auto', None or a transformer, got {self.binarizer!r}")
+
+    def _fit_binary(self, X: np.ndarray, y: np.ndarray, rng: np.random.RandomState) -> None:
+        raise NotImplementedError
+
+    def _check_X(self, X, *y, reset):
+        """sklearn's input checks (with `y` when given); a DataFrame is passed on as is so the
+        binarizer sees its columns and dtypes."""
+        if not hasattr(X, "columns"):
+            return validate_data(self, X, *y, reset=reset)
+        validated = validate_data(self, X, *y, reset=reset, dtype=None, ensure_all_finite=False)
+        return (X, validated[1]) if y else X
+
+    def _binarize_fit(self, X):
+        """Fit the binarizer (if any); return 0/1 data and the binary features' names (or None)."""
+        names = getattr(X, "columns", None)
+        if self.binarizer is None or (self.binarizer == "auto" and _is_binary(X)):
+            self.binarizer_ = None
+            return check_binary_matrix(X), None if names is None else [str(c) for c in names]
+        self.binarizer_ = QuantileBinarizer() if self.binarizer == "auto" else clone(self.binarizer)
+        Xb = check_binary_matrix(self.binarizer_.fit_transform(X), "binarized X")
+        return Xb, [str(n) for n in self.binarizer_.get_feature_names_out()]
+
+    def _binarize(self, X):
+        if self.binarizer_ is None:
+            return check_binary_matrix(X)
+        return check_binary_matrix(self.binarizer_.transform(X), "binarized X")
+
+    def fit(self, X, y):
+        """Learn a rule from training data `X` (n x m) and labels `y`."""
+        self._validate_params()
+        X, y = self._check_X(X, y, reset=True)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if len(self.classes_) < 2:
+            raise ValueError(
+                f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes"
+            )
+        rng = check_random_state(getattr(self, "random_state", None))
+        if len(self.classes_) > 2:
+            self.estimators_ = []
+            for cls in self.classes_:
+                est = clone(self)
+                if "random_state" in est.get_params():
+                    est.set_params(random_state=rng.randint(2**31 - 1))
+                self.estimators_.append(est.fit(X, (y == cls).astype(np.uint8)))
+            return self
+        self.estimators_ = None
+        Xb, self.feature_names_ = self._binarize_fit(X)
+        self._fit_binary(Xb, (y == self.classes_[1]).astype(np.uint8), rng)
+        self.rule_text_ = self.best_rule_.to_str(self.feature_names_)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """The rule's output (0 or 1) per sample; one column per class when multi-class."""
+        check_is_fitted(self)
+        if self.estimators_ is not None:
+            return np.column_stack([est.decision_function(X) for est in self.estimators_])
+        X = self._check_X(X, reset=False)
+        return self.best_rule_.evaluate(self._binarize(X)).astype(float)
+
+    def predict(self, X) -> np.ndarray:
+        """Class labels predicted by the rule (one-vs-rest when multi-class)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 2:
+            return self.classes_[np.argmax(scores, axis=1)]
+        return self.classes_[scores.astype(int)]
+
+    def score(self, X, y) -> float:
+        """The configured `metric` of the predictions on `X` (accuracy when multi-class)."""
+        check_is_fitted(self)
+        y = np.asarray(y)
+        if self.estimators_ is not None:
+            return super().score(X, y)
+        predicted = self.predict(X) == self.classes_[1]
+        return score_counts(self.metric, y == self.classes_[1], predicted)

@@ -1,0 +1,118 @@
+"""One simulated-annealing start of the native local solver (paper Section 4.5, Algorithm 2).
+
+The objective is `S - lam * C` with S the chosen metric. Rules are scored from two popcounts
+on bit-packed predictions, and sub-rule results are memoised, so an iteration re-evaluates
+only the path that its move changed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..metrics import get_metric
+from ..rules import BitMatrix, Rule
+from .moves import LocalMoves, SearchSpace, random_rule
+
+__all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal"]
+
+# Memoised results kept per start, in bytes; the memo is emptied when it grows past this.
+_MEMO_BYTES = 64 * 2**20
+
+
+class RuleScorer:
+    """Scores rules on fixed packed data and labels with a metric and complexity penalty."""
+
+    def __init__(self, bits: BitMatrix, y: np.ndarray, metric: str = "balanced_accuracy", lam: float = 0.0):
+        self.bits = bits
+        self.metric = get_metric(metric)
+        self.lam = lam
+        y = np.asarray(y, dtype=np.uint8)
+        self.y_words = BitMatrix(y[:, None], checked=True).literal_words[0]
+        self.num_pos = int(y.sum())
+        self.num_neg = len(y) - self.num_pos
+        self.memo: dict = {}
+        self._memo_limit = max(256, _MEMO_BYTES // (8 * bits.num_words))
+
+    def score(self, rule: Rule) -> float:
+        """Metric value of `rule`'s predictions."""
+        if len(self.memo) > self._memo_limit:
+            self.memo.clear()
+        pred = self.bits.evaluate(rule, self.memo)
+        tp = int(np.bitwise_count(pred & self.y_words).sum())
+        fp = int(np.bitwise_count(pred).sum()) - tp
+        return self.metric(tp, fp, self.num_pos - tp, self.num_neg - fp)
+
+    def objective(self, rule: Rule) -> tuple[float, float]:
+        """`(score, score - lam * complexity)`."""
+        s = self.score(rule)
+        return s, s - self.lam * rule.complexity
+
+
+@dataclass
+class Trajectory:
+    """Per-iteration record of one start: objective of the current rule, temperature, acceptance."""
+
+    objective: np.ndarray
+    best_objective: np.ndarray
+    temperature: np.ndarray
+    accepted: np.ndarray
+
+    @classmethod
+    def empty(cls, num_iterations: int) -> Trajectory:
+        return cls(
+            np.empty(num_iterations),
+            np.empty(num_iterations),
+            np.empty(num_iterations),
+            np.zeros(num_iterations, dtype=bool),
+        )
+
+
+@dataclass
+class StartResult:
+    """Best rule of one start with its score and objective, and the trajectory if recorded."""
+
+    rule: Rule
+    score: float
+    objective: float
+    seed: int
+    trajectory: Trajectory | None = field(default=None, repr=False)
+
+
+def anneal(
+    scorer: RuleScorer,
+    space: SearchSpace,
+    *,
+    num_iterations: int,
+    temperatures: tuple[float, float],
+    seed: int,
+    record: bool = False,
+) -> StartResult:
+    """Run one start: random initial rule, then Metropolis-accepted local moves on a geometric schedule."""
+    rng = random.Random(seed)
+    moves = LocalMoves(space, rng)
+    current = random_rule(space, rng)
+    score, objective = scorer.objective(current)
+    best, best_score, best_objective = current, score, objective
+    schedule = np.geomspace(temperatures[0], temperatures[1], num_iterations).tolist()
+    trajectory = Trajectory.empty(num_iterations) if record else None
+    lam = scorer.lam
+    for it, temperature in enumerate(schedule):
+        proposed = moves.propose(current)
+        proposed_score = scorer.score(proposed)
+        proposed_objective = proposed_score - lam * proposed.complexity
+        delta = proposed_objective - objective
+        accepted = delta >= 0 or rng.random() < math.exp(delta / temperature)
+        if accepted:
+            current, score, objective = proposed, proposed_score, proposed_objective
+            if objective > best_objective:
+                best, best_score, best_objective = current, score, objective
+        if record:
+            trajectory.objective[it] = objective
+            trajectory.best_objective[it] = best_objective
+            trajectory.temperature[it] = temperature
+            trajectory.accepted[it] = accepted
+    return StartResult(best, best_score, best_objective, seed, trajectory)

@@ -1,0 +1,164 @@
+"""`RuleClassifier`: the native simulated-annealing rule learner as a scikit-learn estimator."""
+
+from __future__ import annotations
+
+import numpy as np
+from joblib import Parallel, delayed, effective_n_jobs
+
+from ..estimator import RuleEstimator
+from ..rules import OPERATORS, BitMatrix, Operator
+from ..validation import check_integer, check_number
+from .annealing import RuleScorer, StartResult, anneal
+from .moves import SearchSpace
+
+__all__ = ["RuleClassifier", "resolve_operators"]
+
+ALL_OPERATORS = tuple(OPERATORS)
+
+
+def resolve_operators(operators) -> tuple[type[Operator], ...]:
+    """Operator classes from names or classes (one or several), without repeats."""
+    if isinstance(operators, (str, type)):
+        operators = (operators,)
+    resolved = []
+    for op in operators:
+        cls = OPERATORS.get(op) if isinstance(op, str) else op
+        if cls not in OPERATORS.values():
+            raise ValueError(f"unknown operator {op!r} in operators; choose from {', '.join(OPERATORS)}")
+        resolved.append(cls)
+    if not resolved:
+        raise ValueError("operators must name at least one operator")
+    return tuple(dict.fromkeys(resolved))
+
+
+def _run_starts(X, y, space, params, seeds, record):
+    """Independent annealing starts on one process (a joblib task)."""
+    scorer = RuleScorer(BitMatrix(X, checked=True), y, params["metric"], params["lam"])
+    return [
+        anneal(
+            scorer,
+            space,
+            num_iterations=params["num_iterations"],
+            temperatures=params["temperatures"],
+            seed=int(seed),
+            record=record,
+        )
+        for seed in seeds
+    ]
+
+
+class RuleClassifier(RuleEstimator):
+    """Learns an expressive Boolean rule by simulated annealing over rules (paper Section 4).
+
+    Maximises `S - lam * C` (S = `metric`, C = complexity) with `num_starts` independent
+    starts of `num_iterations` local moves each, on a geometric temperature schedule from
+    `temperatures[0]` to `temperatures[1]`; the best rule over all starts is kept.
+
+    Parameters
+    ----------
+    max_complexity : int, >= 3. Most nodes (literals + operators) a rule may have.
+    max_depth : int or None. Deepest root-to-leaf path allowed (None: unbounded).
+    operators : names or rule classes the search may use.
+    num_starts, num_iterations : the search effort.
+    temperatures : (high, low) of the geometric schedule.
+    lam : complexity penalty λ.
+    metric : name of the score S (see `boolrules.metrics.METRICS`).
+    n_jobs : joblib workers for the starts (None: one process).
+    random_state : seeds every random choice (int, RandomState or None).
+    binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer`, None demands 0/1
+        input, or a transformer instance to use.
+    record_trajectory : keep each start's per-iteration record in `starts_`.
+    verbose : show a progress bar over the starts.
+
+    Attributes
+    ----------
+    best_rule_, best_score_ (metric on the training data), best_objective_, classes_,
+    feature_names_ (names of the binary features, or None), rule_text_ (the rule with those
+    names), binarizer_ (fitted transformer or None), starts_ (one `StartResult` per start),
+    estimators_ (one binary classifier per class when there are more than two classes).
+    """
+
+    def __init__(
+        self,
+        max_complexity=10,
+        max_depth=None,
+        operators=ALL_OPERATORS,
+        num_starts=20,
+        num_iterations=2000,
+        temperatures=(0.2, 1e-6),
+        lam=0.0,
+        metric="balanced_accuracy",
+        n_jobs=None,
+        random_state=None,
+        binarizer="auto",
+        record_trajectory=False,
+        verbose=False,
+    ):
+        self.max_complexity = max_complexity
+        self.max_depth = max_depth
+        self.operators = operators
+        self.num_starts = num_starts
+        self.num_iterations = num_iterations
+        self.temperatures = temperatures
+        self.lam = lam
+        self.metric = metric
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.binarizer = binarizer
+        self.record_trajectory = record_trajectory
+        self.verbose = verbose
+
+    def _validate_params(self):
+        check_integer(self.max_complexity, "max_complexity", 3)
+        check_integer(self.num_starts, "num_starts", 1)
+        check_integer(self.num_iterations, "num_iterations", 1)
+        if self.max_depth is not None:
+            check_integer(self.max_depth, "max_depth", 1)
+        high, low = self._temperatures()
+        if not high >= low > 0:
+            raise ValueError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
+        check_number(self.lam, "lam", 0)
+        resolve_operators(self.operators)
+        super()._validate_params()
+
+    def _temperatures(self) -> tuple[float, float]:
+        try:
+            high, low = self.temperatures
+        except (TypeError, ValueError):
+            raise ValueError(f"temperatures must be a pair (high, low), got {self.temperatures!r}") from None
+        return check_number(high, "temperatures[0]"), check_number(low, "temperatures[1]")
+
+    def _fit_binary(self, X, y, rng):
+        if X.shape[1] < 2:
+            raise ValueError(f"rules need at least 2 binary features, X has {X.shape[1]}")
+        space = SearchSpace(
+            X.shape[1], resolve_operators(self.operators), int(self.max_complexity),
+            None if self.max_depth is None else int(self.max_depth),
+        )
+        seeds = rng.randint(2**31 - 1, size=self.num_starts)
+        self.starts_ = self._run(X, y, space, seeds)
+        best = max(self.starts_, key=lambda r: r.objective)
+        self.best_rule_ = best.rule
+        self.best_score_ = best.score
+        self.best_objective_ = best.objective
+
+    def _run(self, X, y, space, seeds) -> list[StartResult]:
+        params = {
+            "metric": self.metric,
+            "lam": float(self.lam),
+            "num_iterations": int(self.num_iterations),
+            "temperatures": self._temperatures(),
+        }
+        record = bool(self.record_trajectory)
+        if self.n_jobs in (None, 1):
+            chunks = [[seed] for seed in seeds]
+            results = (_run_starts(X, y, space, params, chunk, record) for chunk in chunks)
+        else:
+            chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
+            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
+            results = parallel(delayed(_run_starts)(X, y, space, params, chunk, record) for chunk in chunks)
+        if self.verbose:
+            from tqdm.auto import tqdm
+
+            results = tqdm(results, total=len(chunks), desc="starts", unit="chunk")
+        return [r for chunk in results for r in chunk]

@@ -1,0 +1,118 @@
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from boolrules import QuantileBinarizer, RuleClassifier
+from boolrules.rules import AtLeast, Literal
+
+FAST = {"num_starts": 2, "num_iterations": 300}
+
+
+@parametrize_with_checks([RuleClassifier(random_state=0, **FAST)])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture(scope="module")
+def planted():
+    X = np.random.default_rng(0).integers(0, 2, (300, 10), dtype=np.uint8)
+    y = AtLeast(2, Literal(0), ~Literal(3), Literal(5)).evaluate(X).astype(int)
+    return X, y
+
+
+def test_learns_a_planted_rule(planted):
+    X, y = planted
+    clf = RuleClassifier(max_complexity=5, random_state=0, num_starts=4, num_iterations=1500).fit(X, y)
+    assert clf.best_score_ == 1.0 and clf.score(X, y) == 1.0
+    assert clf.best_rule_.complexity <= 5
+    assert np.array_equal(clf.predict(X), y)
+
+
+def test_same_seed_same_rule_across_n_jobs(planted):
+    X, y = planted
+    rules = {
+        str(RuleClassifier(random_state=7, n_jobs=n_jobs, **FAST).fit(X, y).best_rule_)
+        for n_jobs in (None, 1, 2)
+    }
+    assert len(rules) == 1
+
+
+def test_dataframe_names_appear_in_the_rule():
+    data = load_breast_cancer(as_frame=True)
+    clf = RuleClassifier(max_complexity=4, random_state=0, **FAST).fit(data.data, data.target)
+    assert clf.binarizer_ is not None
+    assert any(name in clf.rule_text_ for name in data.feature_names)
+    assert clf.score(data.data, data.target) > 0.85
+
+
+def test_pipeline_after_binarizer():
+    data = load_breast_cancer()
+    pipe = make_pipeline(QuantileBinarizer(), RuleClassifier(binarizer=None, max_complexity=4, random_state=0, **FAST))
+    scores = cross_val_score(pipe, data.data, data.target, cv=3)
+    assert scores.mean() > 0.85
+
+
+def test_multiclass_one_vs_rest():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (300, 6), dtype=np.uint8)
+    y = np.where(X[:, 0] == 1, "a", np.where(X[:, 1] == 1, "b", "c"))
+    clf = RuleClassifier(random_state=0, max_complexity=4, **FAST).fit(X, y)
+    assert len(clf.estimators_) == 3
+    assert np.mean(clf.predict(X) == y) > 0.9
+
+
+def test_trajectory_kept_when_asked(planted):
+    X, y = planted
+    clf = RuleClassifier(random_state=0, record_trajectory=True, **FAST).fit(X, y)
+    assert len(clf.starts_) == 2
+    assert all(len(s.trajectory.objective) == 300 for s in clf.starts_)
+
+
+def test_inputs_are_not_modified(planted):
+    X, y = planted
+    X_float = X.astype(float) * 3.5
+    copies = (X.copy(), y.copy(), X_float.copy())
+    RuleClassifier(random_state=0, **FAST).fit(X, y)
+    RuleClassifier(random_state=0, **FAST).fit(X_float, y)
+    assert all(np.array_equal(a, b) for a, b in zip((X, y, X_float), copies))
+
+
+@pytest.mark.parametrize(
+    "params, X, y, error, match",
+    [
+        ({"binarizer": None}, [[0, 2], [1, 0]], [0, 1], ValueError, "binary"),
+        ({}, [[0, np.nan], [1, 0]], [0, 1], ValueError, "NaN"),
+        ({}, [0, 1, 1], [0, 1, 1], ValueError, "2D array"),
+        ({}, [[0, 1], [1, 0]], [0, 1, 1], ValueError, "inconsistent numbers of samples"),
+        ({}, [[0, 1], [1, 0]], [1, 1], ValueError, "only one class"),
+        ({"max_complexity": 2}, [[0, 1], [1, 0]], [0, 1], ValueError, "max_complexity must be >= 3"),
+        ({"max_complexity": 4.5}, [[0, 1], [1, 0]], [0, 1], TypeError, "max_complexity must be an integer"),
+        ({"operators": ["Xor"]}, [[0, 1], [1, 0]], [0, 1], ValueError, "unknown operator 'Xor'"),
+        ({"metric": "auc"}, [[0, 1], [1, 0]], [0, 1], ValueError, "unknown metric"),
+        ({"temperatures": (1e-6, 0.2)}, [[0, 1], [1, 0]], [0, 1], ValueError, "temperatures"),
+        ({"lam": -1}, [[0, 1], [1, 0]], [0, 1], ValueError, "lam"),
+        ({}, [[0], [1]], [0, 1], ValueError, "at least 2 binary features"),
+    ],
+)
+def test_bad_input(params, X, y, error, match):
+    with pytest.raises(error, match=match):
+        RuleClassifier(**params, **FAST).fit(np.asarray(X), np.asarray(y))
+
+
+def test_predict_checks_width(planted):
+    X, y = planted
+    clf = RuleClassifier(random_state=0, **FAST).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(X[:, :4])
+
+
+def test_dataframe_columns_kept_for_binary_input():
+    X = pd.DataFrame({"smoker": [0, 1, 1, 0] * 10, "old": [1, 1, 0, 0] * 10, "male": [0, 0, 0, 1] * 10})
+    y = X["smoker"] & X["old"]
+    clf = RuleClassifier(random_state=0, max_complexity=3, **FAST).fit(X, y)
+    assert clf.binarizer_ is None
+    assert clf.rule_text_ in ("And(smoker, old)", "And(old, smoker)", "~Or(~smoker, ~old)")

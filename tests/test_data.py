@@ -1,0 +1,177 @@
+"""Tests of boolrules.data: QuantileBinarizer against a per-cell reference and sklearn's checks."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from boolrules.data import QuantileBinarizer
+
+
+def reference_binarize(frame, num_bins=10):
+    """Binarize column by column and cell by cell with the documented rules (slow, obvious)."""
+    names, columns = [], []
+    for name in frame.columns:
+        values = list(frame[name])
+        distinct = sorted(set(values), key=lambda v: (str(type(v)), v))
+        numeric = all(isinstance(v, (int, float, bool, np.number, np.bool_)) for v in values)
+        if len(distinct) == 2:
+            flag = distinct[1]
+            plain = numeric and set(distinct) == {0, 1}
+            names.append(name if plain else f"{name} == {flag}")
+            columns.append([int(v == flag) for v in values])
+        elif numeric and len(distinct) > num_bins:
+            levels = np.linspace(0, 1, num_bins, endpoint=False)
+            quantiles = np.quantile(np.asarray(values, float), levels)
+            for q in sorted(set(quantiles)):
+                names.append(f"{name} >= {format(q, '.4g')}")
+                columns.append([int(v >= q) for v in values])
+        else:
+            for value in distinct:
+                names.append(f"{name} == {value}")
+                columns.append([int(v == value) for v in values])
+    return names, np.array(columns, dtype=np.uint8).T
+
+
+@pytest.fixture
+def frame():
+    rng = np.random.default_rng(0)
+    n = 40
+    return pd.DataFrame(
+        {
+            "amount": rng.normal(100, 30, n).round(1),
+            "count": rng.integers(0, 4, n),
+            "steps": np.repeat(np.arange(8), 5) * 3,
+            "flag01": rng.integers(0, 2, n),
+            "weekend": rng.integers(0, 2, n).astype(bool),
+            "answer": rng.choice(["No", "Yes"], n),
+            "color": pd.Categorical(rng.choice(["red", "green", "blue"], n)),
+            "city": rng.choice(["Oslo", "Lima", "Pune", "Kyiv"], n).astype(object),
+            "skewed": np.r_[np.zeros(30), rng.uniform(1, 2, 10)],
+        }
+    )
+
+
+def test_matches_reference(frame):
+    binarizer = QuantileBinarizer(num_bins=4)
+    X = binarizer.fit_transform(frame)
+    names, expected = reference_binarize(frame, num_bins=4)
+    assert binarizer.get_feature_names_out().tolist() == names
+    assert X.dtype == np.uint8
+    np.testing.assert_array_equal(X, expected)
+
+
+def test_column_rules(frame):
+    names = QuantileBinarizer(num_bins=4).fit(frame).get_feature_names_out().tolist()
+    assert "flag01" in names and "weekend" in names  # already binary: plain name
+    assert "answer == Yes" in names and "answer == No" not in names
+    colors = [n for n in names if n.startswith("color")]
+    assert colors == ["color == blue", "color == green", "color == red"]
+    assert sum(n.startswith("count") for n in names) == 4  # 4 values <= num_bins: one-hot
+    assert sum(n.startswith("amount >= ") for n in names) == 4
+    assert names.count("skewed >= 0") == 1  # repeated zero quantiles collapse to one threshold
+
+
+def test_breast_cancer_gives_300_features_with_readable_names():
+    data = load_breast_cancer(as_frame=True).data
+    binarizer = QuantileBinarizer()
+    X = binarizer.fit_transform(data)
+    names = binarizer.get_feature_names_out()
+    assert X.shape == (569, 300)
+    assert "worst area >= 686.5" in names
+    assert len(set(names)) == 300
+
+
+def test_keeps_minimum_threshold():
+    X = np.arange(20.0).reshape(-1, 1)
+    binarizer = QuantileBinarizer(num_bins=5).fit(X)
+    assert binarizer.get_feature_names_out().tolist() == [
+        "x0 >= 0", "x0 >= 3.8", "x0 >= 7.6", "x0 >= 11.4", "x0 >= 15.2",
+    ]
+    assert binarizer.transform(X)[:, 0].all()
+
+
+def test_labels_gain_digits_only_to_stay_distinct():
+    X = np.r_[np.full(5, 1.00001), np.full(5, 1.00002), np.arange(10.0) + 5].reshape(-1, 1)
+    names = QuantileBinarizer(num_bins=10).fit(X).get_feature_names_out().tolist()
+    assert len(set(names)) == len(names)
+    assert names[:2] == ["x0 >= 1.00001", "x0 >= 1.00002"]
+
+
+def test_unseen_categories_and_values_give_zeros(frame):
+    binarizer = QuantileBinarizer(num_bins=4).fit(frame)
+    new = frame.head(1).copy()
+    new["city"] = "Accra"
+    new["count"] = 17
+    out = binarizer.transform(new)[0]
+    names = binarizer.get_feature_names_out()
+    assert not out[[n.startswith(("city", "count")) for n in names]].any()
+
+
+def test_numpy_input_uses_x_names_and_object_arrays_work():
+    X = np.array([[1.5, "a"], [2.5, "b"], [3.5, "c"]], dtype=object)
+    binarizer = QuantileBinarizer().fit(X)
+    assert binarizer.get_feature_names_out().tolist() == [
+        "x0 == 1.5", "x0 == 2.5", "x0 == 3.5", "x1 == a", "x1 == b", "x1 == c",
+    ]
+    np.testing.assert_array_equal(binarizer.transform(X), np.tile(np.eye(3, dtype=np.uint8), 2))
+
+
+def test_input_features_override_names():
+    binarizer = QuantileBinarizer().fit(np.array([[0, 1], [1, 2], [0, 3]]))
+    names = binarizer.get_feature_names_out(["a", "b"]).tolist()
+    assert names == ["a", "b == 1", "b == 2", "b == 3"]
+    with pytest.raises(ValueError, match="input_features"):
+        binarizer.get_feature_names_out(["a"])
+
+
+def test_does_not_modify_input(frame):
+    before = frame.copy(deep=True)
+    array = frame[["amount", "count"]].to_numpy()
+    array_before = array.copy()
+    QuantileBinarizer(num_bins=4).fit(frame).transform(frame)
+    QuantileBinarizer(num_bins=4).fit_transform(array)
+    pd.testing.assert_frame_equal(frame, before)
+    np.testing.assert_array_equal(array, array_before)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+def test_nan_or_inf_in_fit_names_the_column(frame, bad):
+    frame = frame.astype({"amount": float})
+    frame.loc[3, "amount"] = bad
+    with pytest.raises(ValueError, match="column 'amount'.*NaN or infinity"):
+        QuantileBinarizer().fit(frame)
+
+
+def test_nan_in_transform_names_the_column(frame):
+    binarizer = QuantileBinarizer().fit(frame)
+    broken = frame.copy()
+    broken.loc[0, "city"] = None
+    with pytest.raises(ValueError, match="column 'city'.*NaN"):
+        binarizer.transform(broken)
+
+
+def test_text_where_numbers_were_fitted(frame):
+    binarizer = QuantileBinarizer().fit(frame)
+    broken = frame.astype({"amount": str})
+    with pytest.raises(ValueError, match="column 'amount'.*numeric"):
+        binarizer.transform(broken)
+
+
+def test_one_dimensional_x_is_rejected():
+    with pytest.raises(ValueError, match="2D"):
+        QuantileBinarizer().fit(np.arange(5.0))
+
+
+@pytest.mark.parametrize(
+    ("num_bins", "error"), [(1, ValueError), (2.5, TypeError), (True, TypeError)]
+)
+def test_bad_num_bins(num_bins, error):
+    with pytest.raises(error, match="num_bins"):
+        QuantileBinarizer(num_bins=num_bins).fit(np.ones((3, 1)))
+
+
+@parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3)])
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)

@@ -1,0 +1,117 @@
+"""Tests of boolrules.datasets: counts of SOURCES.md, readable names, where files are looked for."""
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from boolrules import datasets
+from boolrules.datasets import DATASETS, Dataset, load_dataset
+
+# name -> (rows after row handling, positives, raw feature columns), from SOURCES.md and the paper.
+EXPECTED = {
+    "breast_cancer": (569, 212, 30),
+    "credit_risk": (1000, 300, 20),
+    "customer_churn": (7032, 1869, 19),
+    "parkinsons": (195, 147, 22),
+    "home_equity": (3364, 300, 12),
+    "online_shoppers": (12330, 1908, 17),
+    "direct_marketing": (41188, 4640, 20),
+    "credit_card_default": (30000, 6636, 23),
+}
+LARGE = {"online_shoppers", "direct_marketing", "credit_card_default"}
+
+
+def test_every_dataset_has_expected_counts():
+    assert set(EXPECTED) == set(DATASETS)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param(name, marks=pytest.mark.slow) if name in LARGE else name for name in DATASETS],
+)
+def test_load(name):
+    rows, positives, columns = EXPECTED[name]
+    data = load_dataset(name)
+    assert isinstance(data, Dataset) and data.name == name
+    assert data.X.dtype == np.uint8 and data.y.dtype == np.uint8
+    assert data.X.shape == (rows, len(data.feature_names))
+    assert set(np.unique(data.X)) <= {0, 1} and set(np.unique(data.y)) == {0, 1}
+    assert int(data.y.sum()) == positives
+    assert data.raw.shape == (rows, columns)
+    assert not data.raw.isna().any().any()
+    assert len(set(data.feature_names)) == len(data.feature_names)
+    columns = tuple(str(c) for c in data.raw.columns)
+    assert all(f.startswith(columns) for f in data.feature_names)
+
+
+def test_breast_cancer_matches_paper():
+    data = load_dataset("breast_cancer")
+    assert data.X.shape == (569, 300)
+    assert int(data.y.sum()) == 212  # malignant is positive
+    assert "worst area >= 686.5" in data.feature_names
+
+
+def test_readable_names():
+    churn = load_dataset("customer_churn")
+    assert "Contract == Month-to-month" in churn.feature_names
+    assert "SeniorCitizen" in churn.feature_names and "gender == Male" in churn.feature_names
+    assert "customerID" not in churn.raw.columns
+    credit = load_dataset("credit_risk")
+    assert list(credit.raw.columns[:3]) == ["checking_status", "duration", "credit_history"]
+    assert "checking_status == A11" in credit.feature_names
+    assert "name" not in load_dataset("parkinsons").raw.columns
+
+
+def test_num_bins_is_passed_on():
+    assert load_dataset("parkinsons", num_bins=4).X.shape[1] <= 22 * 4
+
+
+def test_dataset_is_frozen():
+    data = load_dataset("parkinsons")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        data.name = "other"
+
+
+def test_unknown_name_lists_known_names():
+    known = "breast_cancer, credit_risk, .*, credit_card_default"
+    with pytest.raises(ValueError, match=f"unknown dataset name 'iris'; known names: {known}"):
+        load_dataset("iris")
+
+
+def test_explicit_data_dir(tmp_path):
+    found = datasets._find_file("german.data.gz", None)
+    assert load_dataset("credit_risk", data_dir=found.parent).X.shape[0] == 1000
+    assert load_dataset("credit_risk", data_dir=str(found.parent)).X.shape[0] == 1000
+    with pytest.raises(FileNotFoundError, match="BOOLRULES_DATA") as error:
+        load_dataset("credit_risk", data_dir=tmp_path)
+    assert str(tmp_path / "german.data.gz") in str(error.value)
+
+
+def test_environment_variable(tmp_path, monkeypatch):
+    monkeypatch.setenv("BOOLRULES_DATA", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="BOOLRULES_DATA") as error:
+        load_dataset("parkinsons")
+    assert str(tmp_path / "parkinsons.data.gz") in str(error.value)
+
+
+def test_default_places(tmp_path, monkeypatch):
+    monkeypatch.delenv("BOOLRULES_DATA", raising=False)
+    monkeypatch.chdir(tmp_path)
+    repo_root = Path(datasets.__file__).resolve().parents[2]
+    assert datasets._data_dirs(None) == [
+        tmp_path.parent / "shared" / "datasets",
+        tmp_path / "shared" / "datasets",
+        repo_root.parent / "shared" / "datasets",
+    ]
+    assert load_dataset("parkinsons").X.shape[0] == 195  # found next to the repository
+
+
+def test_missing_file_lists_every_place(tmp_path, monkeypatch):
+    monkeypatch.delenv("BOOLRULES_DATA", raising=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match="BOOLRULES_DATA") as error:
+        datasets._find_file("no-such-file.csv.gz", None)
+    for place in datasets._data_dirs(None):
+        assert str(place / "no-such-file.csv.gz") in str(error.value)
