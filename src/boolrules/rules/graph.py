@@ -27,18 +27,20 @@ def to_graph(rule: Rule, feature_names=None) -> nx.DiGraph:
     return graph
 
 
-def _layout(rule: Rule) -> dict:
-    """Leaves evenly spaced left to right, each operator centred over its children."""
+def _layout(rule: Rule, graph: nx.DiGraph) -> dict:
+    """Leaves left to right, each as wide as its label (in characters); operators centred over
+    their children."""
     positions: dict = {}
-    next_leaf = [0.0]
+    right_edge = [0.0]
 
     def place(node: Rule, path: tuple, depth: int) -> float:
         if isinstance(node, Operator):
             xs = [place(sub, (*path, i), depth + 1) for i, sub in enumerate(node.subrules)]
             x = (xs[0] + xs[-1]) / 2
         else:
-            x = next_leaf[0]
-            next_leaf[0] += 1.0
+            width = len(graph.nodes[path]["label"]) + 4
+            x = right_edge[0] + width / 2
+            right_edge[0] += width
         positions[path] = (x, -depth)
         return x
 
@@ -51,10 +53,10 @@ def plot(rule: Rule, feature_names=None, ax=None):
     import matplotlib.pyplot as plt
 
     graph = to_graph(rule, feature_names)
-    positions = _layout(rule)
+    positions = _layout(rule, graph)
+    span = max(x for x, _ in positions.values()) + 4
     if ax is None:
-        width = max(4.0, 1.6 * sum(1 for _ in rule.literals()))
-        _, ax = plt.subplots(figsize=(width, 1.5 + 1.2 * rule.depth))
+        _, ax = plt.subplots(figsize=(max(4.0, 0.085 * span), 1.5 + 1.2 * rule.depth))
     for parent, child in graph.edges:
         (x0, y0), (x1, y1) = positions[parent], positions[child]
         ax.plot([x0, x1], [y0, y1], color="0.5", zorder=1)
@@ -65,8 +67,7 @@ def plot(rule: Rule, feature_names=None, ax=None):
             x, y, data["label"], ha="center", va="center", fontsize=9, zorder=2,
             bbox={"boxstyle": "round,pad=0.4", "facecolor": colours[data["kind"]], "edgecolor": "0.4"},
         )
-    xs = [x for x, _ in positions.values()]
-    ax.set_xlim(min(xs) - 0.8, max(xs) + 0.8)
+    ax.set_xlim(0, span)
     ax.set_ylim(-rule.depth - 0.5, 0.5)
     ax.set_axis_off()
     return ax
