@@ -1,0 +1,94 @@
+"""The backend interface: `solve(problem) -> Result`, and a registry of backends by name.
+
+A backend is one small class with a `name` and a `solve` method, registered with
+`register_backend`; options are constructor keywords, overridable per call.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+
+from ..rules import Rule
+
+__all__ = ["Result", "Backend", "register_backend", "get_backend", "BACKENDS"]
+
+STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
+
+
+@dataclass
+class Result:
+    """What a backend found for a depth-one problem.
+
+    `objective` is the true objective Σ w_i [error_i] + λ L of the decoded `rule`, re-evaluated on
+    the problem's data; `bound` and `gap` are the solver's proof (None where it gives none);
+    `status` is one of optimal, feasible, time_limit, infeasible, error; `raw` is what the
+    solver returned (an `IlpOutcome`, a dimod `SampleSet`, ...).
+    """
+
+    rule: Rule | None
+    objective: float | None
+    status: str
+    seconds: float
+    backend: str
+    bound: float | None = None
+    gap: float | None = None
+    solver_objective: float | None = None
+    message: str = ""
+    raw: object = field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        """True when a rule came back."""
+        return self.rule is not None
+
+
+class Backend:
+    """Base class: subclasses set `name` and implement `solve(problem, **options) -> Result`."""
+
+    name: str = ""
+
+    def solve(self, problem, **options) -> Result:
+        raise NotImplementedError
+
+    def _options(self, overrides: dict) -> dict:
+        """This backend's options with per-call `overrides`; unknown names raise ValueError."""
+        known = _option_names(type(self))
+        unknown = set(overrides) - set(known)
+        if unknown:
+            raise ValueError(
+                f"unknown option(s) {sorted(unknown)} for backend {self.name!r}; options: {', '.join(known)}"
+            )
+        return {**{k: getattr(self, k) for k in known}, **overrides}
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{k}={getattr(self, k)!r}" for k in _option_names(type(self)))
+        return f"{type(self).__name__}({options})"
+
+
+def _option_names(cls) -> list[str]:
+    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+
+BACKENDS: dict[str, tuple[type[Backend], dict]] = {}
+
+
+def register_backend(name: str, cls: type[Backend], **fixed) -> None:
+    """Make `get_backend(name)` build `cls(**fixed, **options)`."""
+    BACKENDS[name] = (cls, fixed)
+
+
+def get_backend(name, **options) -> Backend:
+    """The backend registered as `name`, built with `options`; a `Backend` instance is returned as is."""
+    if isinstance(name, Backend):
+        if options:
+            raise ValueError("options cannot be given with a backend instance; set them on the instance")
+        return name
+    if name not in BACKENDS:
+        raise ValueError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
+    cls, fixed = BACKENDS[name]
+    known = [o for o in _option_names(cls) if o not in fixed]
+    unknown = set(options) - set(known)
+    if unknown:
+        raise ValueError(f"unknown option(s) {sorted(unknown)} for backend {name!r}; options: {', '.join(known)}")
+    return cls(**fixed, **options)

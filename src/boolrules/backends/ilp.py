@@ -1,0 +1,53 @@
+"""ILP backends: a depth-one problem's Pyomo model solved by HiGHS (default) or another MIP solver."""
+
+from __future__ import annotations
+
+from ..formulations.solve import ILP_SOLVERS, solve_ilp
+from ..validation import check_integer, check_number
+from .base import Backend, Result, register_backend
+
+__all__ = ["IlpBackend"]
+
+
+class IlpBackend(Backend):
+    """Solve the model exactly with `solver` (see `formulations.solve.ILP_SOLVERS`).
+
+    `time_limit` (seconds) returns the incumbent with status `time_limit`; `mip_gap` is the
+    relative gap at which to stop; `threads` where the solver takes it.
+    """
+
+    def __init__(self, solver="highs", time_limit=None, mip_gap=None, threads=None):
+        if solver not in ILP_SOLVERS:
+            raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
+        self.solver = solver
+        self.time_limit = None if time_limit is None else check_number(time_limit, "time_limit", 0)
+        self.mip_gap = None if mip_gap is None else check_number(mip_gap, "mip_gap", 0)
+        self.threads = None if threads is None else check_integer(threads, "threads", 1)
+
+    @property
+    def name(self) -> str:
+        return self.solver
+
+    def solve(self, problem, **options) -> Result:
+        opts = self._options(options)
+        outcome = solve_ilp(
+            problem, opts["solver"], time_limit=opts["time_limit"], mip_gap=opts["mip_gap"], threads=opts["threads"]
+        )
+        if outcome.values is None:
+            status = outcome.status if outcome.status in ("infeasible", "error") else "error"
+            message = outcome.message if status == outcome.status else f"no incumbent ({outcome.status})"
+            return Result(None, None, status, outcome.seconds, self.name, bound=outcome.bound,
+                          message=message, raw=outcome)
+        rule = problem.decode(outcome.values)
+        objective = problem.objective(rule)
+        gap = None
+        if outcome.bound is not None and outcome.objective is not None:
+            gap = max(0.0, outcome.objective - outcome.bound) / max(abs(outcome.objective), 1e-9)
+        return Result(
+            rule, objective, outcome.status, outcome.seconds, self.name, bound=outcome.bound, gap=gap,
+            solver_objective=outcome.objective, message=outcome.message, raw=outcome,
+        )
+
+
+for _solver in ILP_SOLVERS:
+    register_backend(_solver, IlpBackend, solver=_solver)

@@ -1,0 +1,204 @@
+"""Build the depth-one rule problems of `docs/formulations.md` as Pyomo models.
+
+One builder serves the five operators: each operator is a table of row blocks (which samples,
+whether the row counts true or false literals, and the coefficients of η, q and k), so a
+formulation is stated once and every solver path (ILP, QUBO) starts from the same model.
+Rows are built as `LinearExpression`s from a vectorised choice of `b_j` or `bt_j` per
+sample (`t_i` has exactly one term per feature), which keeps Breast Cancer under 0.1 s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyomo.environ as pyo
+from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
+
+from ..metrics import balanced_sample_weight
+from ..rules import OPERATORS, Operator, check_binary_matrix
+from ..validation import check_integer, check_number
+from .problem import DepthOneProblem
+
+__all__ = ["depth_one", "RowBlock", "row_blocks"]
+
+
+@dataclass(frozen=True)
+class RowBlock:
+    """One family of sample constraints: `count_i + eta·η_i + q·q_i + k·k` within [lower, upper].
+
+    `samples` is "positive" or "negative"; `count` is "true" (t_i) or "false" (f_i = L - t_i).
+    """
+
+    name: str
+    samples: str
+    count: str
+    eta: int
+    q: int
+    k: int
+    lower: float | None
+    upper: float | None
+
+
+def row_blocks(operator: str, max_num_literals: int) -> list[RowBlock]:
+    """The sample constraints of `operator` (the table in `formulations.md`, "The five operators")."""
+    M, M1 = max_num_literals, max_num_literals + 1
+    table = {
+        "Or": [
+            RowBlock("positive_rows", "positive", "true", 1, 0, 0, 1, None),
+            RowBlock("negative_rows", "negative", "true", -M, 0, 0, None, 0),
+        ],
+        "And": [
+            RowBlock("positive_rows", "positive", "false", -M, 0, 0, None, 0),
+            RowBlock("negative_rows", "negative", "false", 1, 0, 0, 1, None),
+        ],
+        "AtLeast": [
+            RowBlock("positive_rows", "positive", "true", M, 0, -1, 0, None),
+            RowBlock("negative_rows", "negative", "true", -M1, 0, -1, None, -1),
+        ],
+        "AtMost": [
+            RowBlock("positive_rows", "positive", "true", -M, 0, -1, None, 0),
+            RowBlock("negative_rows", "negative", "true", M1, 0, -1, 1, None),
+        ],
+        "Choose": [
+            RowBlock("positive_at_least_k", "positive", "true", M, 0, -1, 0, None),
+            RowBlock("positive_at_most_k", "positive", "true", -M, 0, -1, None, 0),
+            RowBlock("negative_above_k", "negative", "true", M1, M1, -1, 1, None),
+            RowBlock("negative_below_k", "negative", "true", -M1, M1, -1, None, M),
+        ],
+    }
+    return table[operator]
+
+
+def _operator_name(operator) -> str:
+    if isinstance(operator, type) and issubclass(operator, Operator) and operator in OPERATORS.values():
+        return operator.__name__
+    if isinstance(operator, str) and operator in OPERATORS:
+        return operator
+    raise ValueError(f"unknown operator {operator!r}; choose one of {', '.join(OPERATORS)}")
+
+
+def _weights(sample_weight, y: np.ndarray) -> np.ndarray:
+    if isinstance(sample_weight, str):
+        if sample_weight == "balanced":
+            return balanced_sample_weight(y)
+        if sample_weight == "uniform":
+            return np.ones(len(y))
+        raise ValueError(f"sample_weight must be 'balanced', 'uniform' or an array, got {sample_weight!r}")
+    w = np.asarray(sample_weight, dtype=float)
+    if w.shape != y.shape:
+        raise ValueError(f"sample_weight has shape {w.shape}, expected one weight per sample {y.shape}")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("sample_weight must be finite and >= 0")
+    return w.copy()
+
+
+def _labels(y, n: int) -> np.ndarray:
+    y = np.asarray(y)
+    if y.ndim != 1 or len(y) != n:
+        raise ValueError(f"y must be a 1-D array of {n} labels (one per row of X), got shape {y.shape}")
+    if not np.isin(y, (0, 1)).all():
+        raise ValueError("y must hold 0/1 labels")
+    return y.astype(np.uint8)
+
+
+def depth_one(
+    X,
+    y,
+    operator,
+    *,
+    max_num_literals: int,
+    min_num_literals: int = 0,
+    lam: float = 0.0,
+    sample_weight="balanced",
+    negated: bool = False,
+    exclusive_literals: bool = True,
+) -> DepthOneProblem:
+    """The depth-one problem: choose literals (and k) under `operator` minimising Σ w_i η_i + λ L.
+
+    `negated=True` solves for `~operator(...)` by flipping the labels (weights stay with their
+    samples). `sample_weight` is "balanced" (weighted error = n (1 - balanced accuracy)),
+    "uniform" or an array of per-sample weights.
+    """
+    X = check_binary_matrix(X)
+    n, m = X.shape
+    if n == 0 or m == 0:
+        raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
+    y = _labels(y, n)
+    name = _operator_name(operator)
+    max_lit = check_integer(max_num_literals, "max_num_literals", 1, 2 * m)
+    min_lit = check_integer(min_num_literals, "min_num_literals", 0)
+    if min_lit > max_lit:
+        raise ValueError(f"min_num_literals ({min_lit}) must not exceed max_num_literals ({max_lit})")
+    if exclusive_literals and min_lit > m:
+        raise ValueError(f"min_num_literals ({min_lit}) exceeds the {m} features available with exclusive literals")
+    lam = check_number(lam, "lam", 0)
+    if not isinstance(negated, (bool, np.bool_)):
+        raise TypeError(f"negated must be a bool, got {negated!r}")
+    weights = _weights(sample_weight, y)
+    target = 1 - y if negated else y
+
+    model = pyo.ConcreteModel(name=f"depth_one_{'not_' if negated else ''}{name}")
+    model.features = pyo.RangeSet(0, m - 1)
+    model.samples = pyo.RangeSet(0, n - 1)
+    model.b = pyo.Var(model.features, domain=pyo.Binary, doc="feature j is a literal of the rule")
+    model.bt = pyo.Var(model.features, domain=pyo.Binary, doc="negated feature j is a literal")
+    model.eta = pyo.Var(model.samples, domain=pyo.Binary, doc="sample i is misclassified")
+    b = np.empty(m, dtype=object)
+    b[:] = list(model.b.values())
+    bt = np.empty(m, dtype=object)
+    bt[:] = list(model.bt.values())
+    eta = list(model.eta.values())
+    literals = LinearExpression([*b, *bt])
+
+    model.max_literals = pyo.Constraint(expr=literals <= max_lit)
+    if min_lit > 0:
+        model.min_literals = pyo.Constraint(expr=literals >= min_lit)
+    if exclusive_literals:
+        model.exclusive_literals = pyo.Constraint(model.features, rule=lambda _, j: b[j] + bt[j] <= 1)
+
+    parameterized = OPERATORS[name].parameterized
+    if parameterized:
+        model.k = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, max_lit), doc="operator parameter")
+        model.k_at_most_literals = pyo.Constraint(expr=model.k - literals <= 0)
+    blocks = row_blocks(name, max_lit)
+    model.positive_samples = pyo.Set(initialize=np.flatnonzero(target == 1).tolist(), doc="label 1 (after any flip)")
+    model.negative_samples = pyo.Set(initialize=np.flatnonzero(target == 0).tolist(), doc="label 0 (after any flip)")
+    if any(block.q for block in blocks):
+        model.q = pyo.Var(model.negative_samples, domain=pyo.Binary, doc="count above k (0) or below k (1)")
+
+    true_rows = np.where(X.astype(bool), b[None, :], bt[None, :])  # t_i: one term per feature
+    false_rows = np.where(X.astype(bool), bt[None, :], b[None, :])  # f_i = L - t_i
+    for block in blocks:
+        samples = model.positive_samples if block.samples == "positive" else model.negative_samples
+        rows = list(samples)
+        terms = (true_rows if block.count == "true" else false_rows)[rows].tolist()
+        bodies = {}
+        for i, row_terms in zip(rows, terms):
+            row_terms.append(MonomialTermExpression((block.eta, eta[i])))
+            if block.q:
+                row_terms.append(MonomialTermExpression((block.q, model.q[i])))
+            if block.k:
+                row_terms.append(MonomialTermExpression((block.k, model.k)))
+            bodies[i] = LinearExpression(row_terms)
+        rule = lambda _, i, bodies=bodies, block=block: (block.lower, bodies[i], block.upper)  # noqa: E731
+        setattr(model, block.name, pyo.Constraint(samples, rule=rule))
+
+    model.objective = pyo.Objective(
+        expr=LinearExpression([MonomialTermExpression((float(w), e)) for w, e in zip(weights, eta)])
+        + lam * literals,
+        sense=pyo.minimize,
+    )
+    return DepthOneProblem(
+        model=model,
+        X=X,
+        y=y,
+        operator=name,
+        negated=bool(negated),
+        max_num_literals=max_lit,
+        min_num_literals=min_lit,
+        lam=lam,
+        weights=weights,
+        exclusive_literals=bool(exclusive_literals),
+        row_blocks=tuple(blocks),
+    )

@@ -1,0 +1,224 @@
+"""`DepthOneProblem`: a built depth-one model with its data, decoding and inspection."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import pyomo.environ as pyo
+
+from ..rules import OPERATORS, Literal, One, Rule, Zero
+
+__all__ = ["DepthOneProblem", "StandardForm"]
+
+
+@dataclass(frozen=True)
+class StandardForm:
+    """`lower <= A x <= upper` (rows; ±inf where open), variable bounds and names, objective `c x + c0`."""
+
+    A: object  # scipy.sparse csr_matrix
+    lower: np.ndarray
+    upper: np.ndarray
+    c: np.ndarray
+    c0: float
+    var_lower: np.ndarray
+    var_upper: np.ndarray
+    var_names: list[str]
+    row_names: list[str]
+
+
+@dataclass(eq=False)
+class DepthOneProblem:
+    """A depth-one rule problem (`formulations.md`) as a Pyomo model plus the data it came from.
+
+    The model's variables are `b`, `bt` (literal indicators), `eta` (errors), and for the
+    parameterized operators `k` (and `q` for Choose); constraints are named blocks
+    (`max_literals`, `exclusive_literals`, `positive_rows`, ...). Objective: Σ w_i η_i + λ L.
+    """
+
+    model: pyo.ConcreteModel
+    X: np.ndarray
+    y: np.ndarray
+    operator: str
+    negated: bool
+    max_num_literals: int
+    min_num_literals: int
+    lam: float
+    weights: np.ndarray
+    exclusive_literals: bool
+    row_blocks: tuple = field(repr=False)
+
+    @property
+    def num_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def num_features(self) -> int:
+        return self.X.shape[1]
+
+    @property
+    def label(self) -> str:
+        """The root operator as printed: `~AtLeast`, `Or`."""
+        return ("~" if self.negated else "") + self.operator
+
+    @property
+    def parameterized(self) -> bool:
+        return OPERATORS[self.operator].parameterized
+
+    def variable_counts(self) -> dict[str, int]:
+        """Number of variables per block (b, bt, eta, and k, q where present)."""
+        return {v.local_name: len(v) for v in self.model.component_objects(pyo.Var, descend_into=False)}
+
+    def constraint_counts(self) -> dict[str, int]:
+        """Number of constraints per named block."""
+        return {c.local_name: len(c) for c in self.model.component_objects(pyo.Constraint, descend_into=False)}
+
+    @property
+    def num_variables(self) -> int:
+        return sum(self.variable_counts().values())
+
+    @property
+    def num_constraints(self) -> int:
+        return sum(self.constraint_counts().values())
+
+    def paper_num_variables(self) -> int:
+        """The paper's ILP count (Table 2, Eq. 24): 2m + n, +1 for k, +|N| for Choose."""
+        count = 2 * self.num_features + self.num_samples
+        if self.parameterized:
+            count += 1
+        if self.operator == "Choose":
+            count += len(self.model.negative_samples)
+        return count
+
+    @cached_property
+    def standard_form(self) -> StandardForm:
+        """The model as matrices, from Pyomo's `LinearStandardFormCompiler` (every variable kept)."""
+        from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
+
+        variables = [v for comp in self.model.component_objects(pyo.Var, descend_into=False) for v in comp.values()]
+        repn = LinearStandardFormCompiler().write(
+            self.model, mixed_form=True, set_sense=None, column_order=variables
+        )
+        A = repn.A.tocsr()
+        lower = np.full(A.shape[0], -np.inf)
+        upper = np.full(A.shape[0], np.inf)
+        rhs = np.asarray(repn.rhs, dtype=float)
+        for row, (_, sense) in enumerate(repn.rows):  # mixed form: 1 is <=, -1 is >=, 0 is ==
+            if sense >= 0:
+                upper[row] = rhs[row]
+            if sense <= 0:
+                lower[row] = rhs[row]
+        cols = repn.columns
+        c = np.asarray(repn.c.toarray()).ravel() if hasattr(repn.c, "toarray") else np.asarray(repn.c).ravel()
+        return StandardForm(
+            A=A,
+            lower=lower,
+            upper=upper,
+            c=c,
+            c0=float(np.asarray(repn.c_offset).ravel()[0]),
+            var_lower=np.array([v.lb for v in cols], dtype=float),
+            var_upper=np.array([v.ub for v in cols], dtype=float),
+            var_names=[v.name for v in cols],
+            row_names=[con.name for con, _ in repn.rows],
+        )
+
+    # Solutions and rules
+
+    def values_from_model(self) -> dict:
+        """The b, bt (and k) values currently loaded in the model, as 0/1 arrays and an int."""
+        m = self.model
+
+        def read(var):
+            return np.array([0 if v.value is None else round(v.value) for v in var.values()], dtype=np.int64)
+
+        values = {"b": read(m.b), "bt": read(m.bt)}
+        if self.parameterized:
+            values["k"] = 0 if m.k.value is None else int(round(m.k.value))
+        return values
+
+    def decode(self, values, simplify: bool = True) -> Rule:
+        """The rule that `values` ({"b", "bt", "k"}) encodes. With `simplify`, an operator over
+        one literal becomes the equivalent literal or constant and an empty one a constant."""
+        b = np.asarray(values["b"]).round().astype(bool)
+        bt = np.asarray(values["bt"]).round().astype(bool)
+        if b.shape != (self.num_features,) or bt.shape != (self.num_features,):
+            raise ValueError(f"b and bt must each hold {self.num_features} values")
+        literals = [
+            Literal(int(j), bool(neg))
+            for j in range(self.num_features)
+            for neg, chosen in ((False, b[j]), (True, bt[j]))
+            if chosen
+        ]
+        cls = OPERATORS[self.operator]
+        k = int(round(values["k"])) if self.parameterized else None
+        if k is not None and not 0 <= k <= len(literals):
+            raise ValueError(f"k={k} is outside 0..{len(literals)} (the number of chosen literals)")
+        if not literals:  # no literal is true: only Or is false (k = 0 for the others)
+            rule = Zero() if self.operator == "Or" else One()
+        elif simplify and len(literals) == 1:
+            rule = _one_literal(cls, k, literals[0])
+        else:
+            rule = cls(k, *literals) if k is not None else cls(*literals)
+        return ~rule if self.negated else rule
+
+    def errors(self, rule: Rule) -> np.ndarray:
+        """0/1 per sample: does `rule` misclassify it?"""
+        return rule.evaluate(self.X) != self.y.astype(bool)
+
+    def objective(self, rule: Rule) -> float:
+        """The true objective of `rule` on this problem: Σ w_i [error_i] + λ × number of literals."""
+        return float(self.weights @ self.errors(rule)) + self.lam * len(rule.literals())
+
+    # Inspection
+
+    def summary(self) -> dict:
+        """Sizes per block, nonzeros and coefficient range, beside the paper's variable count."""
+        A = self.standard_form.A
+        coefficients = np.abs(A.data[A.data != 0])
+        return {
+            "operator": self.label,
+            "samples": self.num_samples,
+            "positive_samples": len(self.model.positive_samples),
+            "negative_samples": len(self.model.negative_samples),
+            "features": self.num_features,
+            "max_num_literals": self.max_num_literals,
+            "min_num_literals": self.min_num_literals,
+            "lam": self.lam,
+            "variables": self.variable_counts(),
+            "num_variables": self.num_variables,
+            "paper_num_variables": self.paper_num_variables(),
+            "constraints": self.constraint_counts(),
+            "num_constraints": self.num_constraints,
+            "nonzeros": int(A.nnz),
+            "coefficient_range": (float(coefficients.min()), float(coefficients.max())) if coefficients.size else (0.0, 0.0),
+        }
+
+    def _repr_html_(self) -> str:
+        s = self.summary()
+        rows = "".join(
+            f"<tr><td>variables</td><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["variables"].items()
+        ) + "".join(
+            f"<tr><td>constraints</td><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["constraints"].items()
+        )
+        lo, hi = s["coefficient_range"]
+        return (
+            f"<b>Depth-one {html.escape(s['operator'])} problem</b>: {s['samples']} samples "
+            f"({s['positive_samples']} positive), {s['features']} features, "
+            f"{s['min_num_literals']}..{s['max_num_literals']} literals, λ = {s['lam']:g}<br>"
+            f"{s['num_variables']} variables (paper: {s['paper_num_variables']}), {s['num_constraints']} "
+            f"constraints, {s['nonzeros']} nonzeros, |coefficients| in [{lo:g}, {hi:g}]"
+            f"<table><tr><th></th><th>block</th><th>count</th></tr>{rows}</table>"
+        )
+
+
+def _one_literal(cls, k, literal: Literal) -> Rule:
+    """The literal or constant equivalent to `cls` (with parameter k) over the single `literal`."""
+    op = cls(k, literal) if k is not None else cls(literal)
+    rows = np.zeros((2, literal.index + 1), dtype=np.uint8)
+    rows[1, literal.index] = 1
+    off, on = op.evaluate(rows)  # the operator's value when the feature is 0 and when it is 1
+    if off == on:
+        return One() if on else Zero()
+    return Literal(literal.index, negated=bool(off))

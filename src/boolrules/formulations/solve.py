@@ -1,0 +1,188 @@
+"""Solve a depth-one problem's Pyomo model with an ILP solver through Pyomo's solver interfaces.
+
+Two families are spoken: Pyomo's newer solver interfaces (`highs` through highspy, `scip`
+through pyscipopt, `gurobi` through gurobipy) and its classic ones for solver executables
+(`cbc`, `glpk`, `cplex`, `xpress`, and `scip`/`gurobi` when only the executable is there).
+Either way the outcome is the same small record: status, incumbent values, objective, bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+import pyomo.environ as pyo
+from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
+from pyomo.opt import TerminationCondition as LegacyTermination
+
+from .problem import DepthOneProblem
+
+__all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "solve_ilp"]
+
+# Our name -> (newer-interface name or None, classic name, option names for
+# (time limit, relative gap, threads) in the classic interface).
+ILP_SOLVERS = {
+    "highs": ("highs", None, None),
+    "scip": ("scip_direct", "scip", ("limits/time", "limits/gap", "parallel/maxnthreads")),
+    "gurobi": ("gurobi_direct", "gurobi", ("TimeLimit", "MIPGap", "Threads")),
+    "cbc": (None, "cbc", ("seconds", "ratioGap", "threads")),
+    "glpk": (None, "glpk", ("tmlim", "mipgap", None)),
+    "cplex": (None, "cplex", ("timelimit", "mipgap", "threads")),
+    "xpress": (None, "xpress", ("maxtime", "miprelstop", "threads")),
+}
+
+
+@dataclass
+class IlpOutcome:
+    """What an ILP solve returned: status (optimal, feasible, time_limit, infeasible, error),
+    the incumbent's b/bt/k values (None without one), its objective, the solver's bound."""
+
+    status: str
+    values: dict | None
+    objective: float | None
+    bound: float | None
+    seconds: float
+    solver: str
+    message: str = ""
+
+
+def _interface(name: str):
+    """('v2', solver) or ('classic', solver) for our solver name, or None when not installed."""
+    v2_name, classic_name, _ = ILP_SOLVERS[name]
+    if v2_name is not None:
+        solver = SolverFactoryV2(v2_name)
+        if solver.available():
+            return "v2", solver
+    if classic_name is not None:
+        with _quiet():
+            solver = pyo.SolverFactory(classic_name)
+            if solver.available(exception_flag=False):
+                return "classic", solver
+    return None
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Silence Pyomo's warnings about solvers that are not installed."""
+    logger = logging.getLogger("pyomo")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def available_ilp_solvers() -> list[str]:
+    """The solver names of `ILP_SOLVERS` that are installed here."""
+    return [name for name in ILP_SOLVERS if _interface(name) is not None]
+
+
+def solve_ilp(
+    problem: DepthOneProblem,
+    solver: str = "highs",
+    *,
+    time_limit: float | None = None,
+    mip_gap: float | None = None,
+    threads: int | None = None,
+    tee: bool = False,
+) -> IlpOutcome:
+    """Solve `problem.model` with `solver`; a time-out keeps the incumbent (status `time_limit`)."""
+    if solver not in ILP_SOLVERS:
+        raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
+    found = _interface(solver)
+    if found is None:
+        raise ValueError(
+            f"ILP solver {solver!r} is not installed; installed: {', '.join(available_ilp_solvers()) or 'none'}"
+        )
+    kind, interface = found
+    start = time.perf_counter()
+    try:
+        if kind == "v2":
+            outcome = _solve_v2(problem, interface, time_limit, mip_gap, threads, tee)
+        else:
+            outcome = _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee)
+    except Exception as exc:  # a solver crash becomes an error result, not a traceback from deep inside
+        return IlpOutcome("error", None, None, None, time.perf_counter() - start, solver, f"{type(exc).__name__}: {exc}")
+    outcome.seconds = time.perf_counter() - start
+    outcome.solver = solver
+    return outcome
+
+
+def _finite(value) -> float | None:
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def _solve_v2(problem, interface, time_limit, mip_gap, threads, tee) -> IlpOutcome:
+    from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
+
+    options = {"load_solutions": False, "raise_exception_on_nonoptimal_result": False, "tee": tee}
+    if time_limit is not None:
+        options["time_limit"] = time_limit
+    if mip_gap is not None:
+        options["rel_gap"] = mip_gap
+    if threads is not None:
+        options["threads"] = threads
+    with _quiet():
+        results = interface.solve(problem.model, **options)
+    term = results.termination_condition
+    has_solution = results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
+    if has_solution:
+        results.solution_loader.load_vars()
+    if term == TerminationCondition.convergenceCriteriaSatisfied and has_solution:
+        status = "optimal"
+    elif term == TerminationCondition.maxTimeLimit:
+        status = "time_limit"
+    elif term in (TerminationCondition.provenInfeasible, TerminationCondition.locallyInfeasible,
+                  TerminationCondition.infeasibleOrUnbounded):
+        status = "infeasible"
+    elif has_solution:
+        status = "feasible"
+    else:
+        status = "error"
+    return IlpOutcome(
+        status=status,
+        values=problem.values_from_model() if has_solution else None,
+        objective=_finite(results.incumbent_objective) if has_solution else None,
+        bound=_finite(results.objective_bound),
+        seconds=0.0,
+        solver="",
+        message=str(term.name),
+    )
+
+
+def _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee) -> IlpOutcome:
+    names = ILP_SOLVERS[solver][2]
+    for name, value in zip(names, (time_limit, mip_gap, threads)):
+        if value is not None and name is not None:
+            interface.options[name] = value
+    with _quiet():
+        results = interface.solve(problem.model, load_solutions=False, tee=tee)
+    term = results.solver.termination_condition
+    has_solution = len(results.solution) > 0
+    if has_solution:
+        problem.model.solutions.load_from(results)
+    if term == LegacyTermination.optimal:
+        status = "optimal"
+    elif term == LegacyTermination.maxTimeLimit:
+        status = "time_limit"
+    elif term in (LegacyTermination.infeasible, LegacyTermination.infeasibleOrUnbounded):
+        status = "infeasible"
+    elif has_solution:
+        status = "feasible"
+    else:
+        status = "error"
+    objective = pyo.value(problem.model.objective) if has_solution else None
+    bound = getattr(results.problem, "lower_bound", None)
+    return IlpOutcome(
+        status=status,
+        values=problem.values_from_model() if has_solution else None,
+        objective=objective,
+        bound=_finite(bound),
+        seconds=0.0,
+        solver="",
+        message=str(term),
+    )
