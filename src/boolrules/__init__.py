@@ -1,11 +1,14 @@
 """boolrules: expressive Boolean rules as interpretable classifiers.
 
 Rules (`boolrules.rules`) are learned by a native simulated-annealing search
-(`boolrules.localsearch`) on binarized data (`boolrules.data`, `boolrules.datasets`).
+(`boolrules.localsearch`) or, one depth-one problem at a time, by formulations stated in Pyomo
+(`boolrules.formulations`) and solved by backends (`boolrules.backends`), on binarized data
+(`boolrules.data`, `boolrules.datasets`).
 """
 
 from .data import QuantileBinarizer
 from .datasets import Dataset, load_dataset
+from .depth_one_classifier import DepthOneClassifier
 from .localsearch import RuleClassifier
 from .rules import (
     And,
@@ -30,6 +33,7 @@ __all__ = [
     "AtMost",
     "Choose",
     "Dataset",
+    "DepthOneClassifier",
     "Literal",
     "One",
     "Operator",

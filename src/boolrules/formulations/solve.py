@@ -126,6 +126,12 @@ def _solve_v2(problem, interface, time_limit, mip_gap, threads, tee) -> IlpOutco
         options["rel_gap"] = mip_gap
     if threads is not None:
         options["threads"] = threads
+        if type(interface).__name__ == "Highs":
+            # HiGHS keeps one task scheduler per user thread, sized by the first solve; a different
+            # thread count is refused ("global scheduler has already been initialized") unless reset.
+            import highspy
+
+            highspy.Highs.resetGlobalScheduler(True)
     with _quiet():
         results = interface.solve(problem.model, **options)
     term = results.termination_condition

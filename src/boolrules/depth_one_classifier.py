@@ -1,0 +1,105 @@
+"""`DepthOneClassifier`: the best depth-one rule for one operator, found by any backend."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .estimator import RuleEstimator
+from .formulations import depth_one
+from .formulations.depth_one import _operator_name
+from .metrics import score_counts
+from .validation import check_integer, check_number
+
+__all__ = ["DepthOneClassifier"]
+
+_WEIGHTS = {"balanced_accuracy": "balanced", "accuracy": "uniform"}
+
+
+class DepthOneClassifier(RuleEstimator):
+    """Solve the depth-one problem (`formulations.md`) for `operator` and predict with its rule.
+
+    Parameters
+    ----------
+    operator : "Or", "And", "AtLeast", "AtMost" or "Choose" (or the rule class).
+    max_num_literals, min_num_literals : bounds on the number of literals (the maximum is
+        capped at twice the number of binary features).
+    lam : complexity weight λ per literal.
+    negated : learn `~operator(...)` instead.
+    metric : "balanced_accuracy" (balanced sample weights) or "accuracy" (uniform weights).
+    backend : a backend name (see `boolrules.backends.BACKENDS`) or a `Backend` instance.
+    time_limit : seconds per solve, passed to the backend (None: no limit).
+    max_samples : solve on a random subset of this many rows (the paper caps ILPs at 3000).
+    random_state : seeds the row subset.
+    binarizer : "auto", None or a transformer, as for `RuleClassifier`.
+
+    Attributes: best_rule_, best_score_ (metric on all training rows), result_ (the backend's
+    `Result`), classes_, feature_names_, rule_text_, binarizer_.
+    """
+
+    def __init__(
+        self,
+        operator="AtLeast",
+        max_num_literals=4,
+        min_num_literals=1,
+        lam=0.0,
+        negated=False,
+        metric="balanced_accuracy",
+        backend="highs",
+        time_limit=None,
+        max_samples=None,
+        random_state=None,
+        binarizer="auto",
+    ):
+        self.operator = operator
+        self.max_num_literals = max_num_literals
+        self.min_num_literals = min_num_literals
+        self.lam = lam
+        self.negated = negated
+        self.metric = metric
+        self.backend = backend
+        self.time_limit = time_limit
+        self.max_samples = max_samples
+        self.random_state = random_state
+        self.binarizer = binarizer
+
+    def _validate_params(self):
+        _operator_name(self.operator)
+        check_integer(self.max_num_literals, "max_num_literals", 1)
+        check_integer(self.min_num_literals, "min_num_literals", 0, self.max_num_literals)
+        check_number(self.lam, "lam", 0)
+        if self.metric not in _WEIGHTS:
+            raise ValueError(f"DepthOneClassifier optimises one of {sorted(_WEIGHTS)}, got metric={self.metric!r}")
+        if self.time_limit is not None:
+            check_number(self.time_limit, "time_limit", 0)
+        if self.max_samples is not None:
+            check_integer(self.max_samples, "max_samples", 1)
+        self._backend()
+        super()._validate_params()
+
+    def _backend(self):
+        from .backends import get_backend
+
+        options = {} if self.time_limit is None else {"time_limit": self.time_limit}
+        return get_backend(self.backend), options
+
+    def _fit_binary(self, X, y, rng):
+        rows = np.arange(len(y))
+        if self.max_samples is not None and self.max_samples < len(y):
+            rows = np.sort(rng.choice(len(y), self.max_samples, replace=False))
+        weights = _WEIGHTS[self.metric]
+        if weights == "balanced" and len(np.unique(y[rows])) < 2:
+            raise ValueError("the row subset holds one class only; raise max_samples")
+        problem = depth_one(
+            X[rows], y[rows], self.operator,
+            max_num_literals=min(int(self.max_num_literals), 2 * X.shape[1]),
+            min_num_literals=int(self.min_num_literals),
+            lam=float(self.lam), sample_weight=weights, negated=bool(self.negated),
+        )
+        backend, options = self._backend()
+        self.result_ = backend.solve(problem, **options)
+        if self.result_.rule is None:
+            raise RuntimeError(
+                f"backend {backend.name!r} returned no rule (status {self.result_.status}: {self.result_.message})"
+            )
+        self.best_rule_ = self.result_.rule
+        self.best_score_ = score_counts(self.metric, y, self.best_rule_.evaluate(X))

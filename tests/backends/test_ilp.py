@@ -1,0 +1,88 @@
+import numpy as np
+import pytest
+
+from boolrules import load_dataset
+from boolrules.backends import BACKENDS, IlpBackend, get_backend
+from boolrules.formulations import depth_one, solve
+from boolrules.formulations.solve import available_ilp_solvers
+
+
+@pytest.fixture(scope="module")
+def small():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (30, 6), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 3]).astype(np.uint8)
+    return depth_one(X, y, "Or", max_num_literals=2)
+
+
+def test_registry_names_every_ilp_solver():
+    assert {"highs", "scip", "cbc", "glpk", "gurobi", "cplex", "xpress"} <= set(BACKENDS)
+    assert isinstance(get_backend("highs"), IlpBackend)
+    backend = IlpBackend(time_limit=3)
+    assert get_backend(backend) is backend
+
+
+@pytest.mark.parametrize("solver", ["highs", "scip"])
+def test_installed_solvers_find_the_planted_rule(small, solver):
+    assert solver in available_ilp_solvers()
+    result = get_backend(solver, time_limit=30).solve(small)
+    assert result.status == "optimal"
+    assert str(result.rule) == "Or(f0, f3)"
+    assert result.objective == pytest.approx(0.0, abs=1e-9)
+    assert result.gap == pytest.approx(0.0, abs=1e-6)
+    assert result.backend == solver
+
+
+def test_missing_solver_names_the_installed_ones(small):
+    missing = next(s for s in ("cplex", "xpress", "gurobi", "cbc", "glpk") if s not in available_ilp_solvers())
+    with pytest.raises(ValueError, match=f"'{missing}' is not installed; installed: .*highs"):
+        get_backend(missing).solve(small)
+
+
+@pytest.mark.parametrize(
+    "name, options, match",
+    [
+        ("simplex", {}, "unknown backend 'simplex'; available: .*highs"),
+        ("highs", {"timelimit": 3}, r"unknown option\(s\) \['timelimit'\].*time_limit"),
+        ("highs", {"time_limit": -1}, "time_limit must be >= 0"),
+        ("highs", {"threads": 0}, "threads must be >= 1"),
+    ],
+)
+def test_bad_backend_arguments(name, options, match):
+    with pytest.raises(ValueError, match=match):
+        get_backend(name, **options)
+
+
+def test_per_call_options_are_checked(small):
+    with pytest.raises(ValueError, match="unknown option"):
+        get_backend("highs").solve(small, gap=0.1)
+
+
+@pytest.fixture(scope="module")
+def hard():
+    data = load_dataset("breast_cancer")
+    return depth_one(data.X[:150], data.y[:150], "AtLeast", max_num_literals=6)
+
+
+def test_time_limit_returns_the_incumbent(hard):
+    result = get_backend("highs", time_limit=2, threads=1).solve(hard)
+    assert result.status == "time_limit", result.message
+    assert result.rule is not None and result.gap > 0
+    assert result.bound <= result.objective + 1e-9
+    assert result.objective == pytest.approx(hard.objective(result.rule))
+
+
+def test_no_incumbent_is_an_error_result(hard):
+    result = get_backend("highs", time_limit=1e-4).solve(hard)
+    assert result.rule is None and result.status == "error"
+    assert "no incumbent" in result.message
+
+
+def test_solver_crash_is_an_error_result(small, monkeypatch):
+    def crash(*args, **kwargs):
+        raise RuntimeError("solver exploded")
+
+    monkeypatch.setattr(solve, "_solve_v2", crash)
+    result = get_backend("highs").solve(small)
+    assert result.status == "error" and result.rule is None
+    assert "RuntimeError: solver exploded" in result.message

@@ -1,0 +1,93 @@
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from boolrules import DepthOneClassifier
+from boolrules.backends import Backend, Result
+from boolrules.rules import AtLeast, Literal
+
+from .formulations.brute_force import best_objective
+
+
+@parametrize_with_checks([DepthOneClassifier(max_num_literals=2, time_limit=1)])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture(scope="module")
+def planted():
+    X = np.random.default_rng(0).integers(0, 2, (120, 8), dtype=np.uint8)
+    y = AtLeast(2, Literal(1), ~Literal(4), Literal(6)).evaluate(X).astype(int)
+    return X, y
+
+
+def test_recovers_planted_rule(planted):
+    X, y = planted
+    clf = DepthOneClassifier("AtLeast", max_num_literals=3).fit(X, y)
+    assert clf.best_score_ == 1.0
+    assert clf.best_rule_ == AtLeast(2, Literal(1), Literal(4, True), Literal(6))
+    assert clf.result_.status == "optimal"
+    assert np.array_equal(clf.predict(X), y)
+
+
+@pytest.mark.parametrize("metric, weights", [("balanced_accuracy", None), ("accuracy", "uniform")])
+def test_optimum_matches_brute_force(metric, weights):
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (14, 4), dtype=np.uint8)
+    y = rng.integers(0, 2, 14)
+    clf = DepthOneClassifier("Choose", max_num_literals=3, min_num_literals=1, metric=metric).fit(X, y)
+    from boolrules.metrics import balanced_sample_weight
+
+    w = balanced_sample_weight(y) if weights is None else np.ones(len(y))
+    expected = best_objective(X, y, w, "Choose", min_lit=1, max_lit=3, lam=0, negated=False)
+    assert clf.result_.objective == pytest.approx(expected)
+    assert 1 - expected / len(y) == pytest.approx(clf.best_score_)
+
+
+def test_max_samples_subsamples_reproducibly(planted):
+    X, y = planted
+    a = DepthOneClassifier("Or", max_num_literals=2, max_samples=40, random_state=1).fit(X, y)
+    b = DepthOneClassifier("Or", max_num_literals=2, max_samples=40, random_state=1).fit(X, y)
+    assert a.best_rule_ == b.best_rule_
+    assert a.result_.raw is not None
+
+
+def test_names_and_negation_on_breast_cancer():
+    data = load_breast_cancer(as_frame=True)
+    clf = DepthOneClassifier("Or", max_num_literals=2, negated=True, max_samples=150, random_state=0).fit(
+        data.data, data.target
+    )
+    assert clf.rule_text_.startswith("~Or(") or "~" not in str(clf.best_rule_)
+    assert clf.score(data.data, data.target) > 0.85
+
+
+class Empty(Backend):
+    name = "empty"
+
+    def solve(self, problem, **options):
+        return Result(None, None, "error", 0.0, self.name, message="nothing")
+
+
+def test_backend_without_rule_is_a_clear_error(planted):
+    X, y = planted
+    with pytest.raises(RuntimeError, match="backend 'empty' returned no rule"):
+        DepthOneClassifier(backend=Empty()).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"operator": "Nand"}, "unknown operator"),
+        ({"max_num_literals": 0}, "max_num_literals must be >= 1"),
+        ({"min_num_literals": 5, "max_num_literals": 2}, "min_num_literals must be <= 2"),
+        ({"metric": "f1"}, "optimises one of"),
+        ({"backend": "quantum-magic"}, "unknown backend"),
+        ({"time_limit": -1}, "time_limit must be >= 0"),
+        ({"max_samples": 0}, "max_samples must be >= 1"),
+    ],
+)
+def test_bad_parameters(planted, params, match):
+    X, y = planted
+    with pytest.raises(ValueError, match=match):
+        DepthOneClassifier(**params).fit(X, y)
