@@ -8,6 +8,7 @@ from functools import cached_property
 
 import numpy as np
 import pyomo.environ as pyo
+import scipy.sparse as sp
 
 from ..rules import OPERATORS, Literal, One, Rule, Zero
 
@@ -101,7 +102,7 @@ class DepthOneProblem:
         repn = LinearStandardFormCompiler().write(
             self.model, mixed_form=True, set_sense=None, column_order=variables
         )
-        A = repn.A.tocsr()
+        A = sp.csr_matrix(repn.A)
         lower = np.full(A.shape[0], -np.inf)
         upper = np.full(A.shape[0], np.inf)
         rhs = np.asarray(repn.rhs, dtype=float)
@@ -123,6 +124,13 @@ class DepthOneProblem:
             var_names=[v.name for v in cols],
             row_names=[con.name for con, _ in repn.rows],
         )
+
+    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
+        """Compile to a `QuboProblem` (formulations.md, "ILP → QUBO"); `eta=False` drops the error
+        variables and keeps sample rows as soft penalties."""
+        from .qubo_problem import compile_qubo
+
+        return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
 
     # Solutions and rules
 

@@ -1,0 +1,217 @@
+"""`QuboProblem`: a depth-one problem compiled to a dimod BQM, with its decoding and inspection."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+
+import dimod
+import numpy as np
+
+from ..rules import Rule
+from .qubo import Penalties, PenaltyQubo
+from .reductions import BinaryExpansion, FixToZero, LinearForm
+from .repair import repair
+
+__all__ = ["QuboProblem", "PENALTY_MODES", "compile_qubo"]
+
+PENALTY_MODES = ("sufficient", "calibrated")
+_ROW = re.compile(r"^(\w+)\[(\d+)\]$")
+
+
+def _linear_form(problem) -> tuple[LinearForm, np.ndarray]:
+    """The problem's standard form with sample rows (soft, weight w_i) and the literal-count group."""
+    form = problem.standard_form
+    sample_blocks = {block.name for block in problem.row_blocks}
+    row_sample = np.full(len(form.row_names), -1)
+    for r, name in enumerate(form.row_names):
+        match = _ROW.match(name)
+        if match and match.group(1) in sample_blocks:
+            row_sample[r] = int(match.group(2))
+    row_weight = np.where(row_sample >= 0, problem.weights[np.maximum(row_sample, 0)], 0.0)
+    groups = np.array([0 if name.startswith(("b[", "bt[")) else -1 for name in form.var_names])
+    group_rows = np.array([0 if name in ("max_literals", "min_literals") else -1 for name in form.row_names])
+    linear = LinearForm(
+        form.A, form.lower, form.upper, form.c, form.c0, form.var_lower, form.var_upper,
+        list(form.var_names), list(form.row_names), row_weight, row_sample, groups,
+        np.array([problem.max_num_literals]),
+    )
+    return linear, group_rows
+
+
+def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
+    """Run the reduction chain (fix η if not `eta`, binary expansion, penalty QUBO)."""
+    form, group_rows = _linear_form(problem)
+    chain = []
+    if not eta:
+        fix = FixToZero(np.array([name.startswith("eta[") for name in form.var_names]))
+        form = fix.apply(form)
+        chain.append(fix)
+    expansion = BinaryExpansion()
+    form = expansion.apply(form)
+    chain.append(expansion)
+    compiled = PenaltyQubo(slack).apply(form, group_rows)
+    return QuboProblem(problem, chain, compiled, eta=eta, penalty=penalty, slack=slack)
+
+
+class QuboProblem:
+    """A depth-one problem as a QUBO: `.bqm` (dimod, BINARY), variable blocks, decoding to rules.
+
+    `penalty`: "sufficient" (the ground state is the ILP optimum when `eta`), "calibrated"
+    (smaller weights for heuristic samplers, see `benchmarks/README.md`), or {"soft", "hard"}.
+    """
+
+    def __init__(self, problem, chain, compiled: PenaltyQubo, *, eta: bool, penalty, slack: str):
+        self.problem = problem
+        self.eta = eta
+        self.slack = slack
+        self._chain = chain
+        self._compiled = compiled
+        self.penalties = self._resolve(penalty)
+        self.penalty = penalty
+        self.bqm = compiled.bqm(self.penalties)
+        self.labels = compiled.labels
+
+    def _resolve(self, penalty) -> Penalties:
+        problem = self.problem
+        objective_range = float(problem.weights.sum()) + problem.lam * 2 * problem.num_features
+        if isinstance(penalty, dict):
+            unknown = set(penalty) - {"soft", "hard"}
+            if unknown or set(penalty) != {"soft", "hard"}:
+                raise ValueError(f"penalty weights need exactly the keys 'soft' and 'hard', got {sorted(penalty)}")
+            soft, hard = float(penalty["soft"]), float(penalty["hard"])
+            if not (soft > 0 and hard > 0 and np.isfinite(soft) and np.isfinite(hard)):
+                raise ValueError(f"penalty weights must be finite and > 0, got {penalty}")
+            return Penalties(soft, hard)
+        if penalty == "sufficient":
+            if self.eta:
+                # A violated sample row costs >= 2 w_i > w_i (the cost of eta_i = 1); a violated hard
+                # row costs more than any objective gain (formulations.md, "Penalty weights").
+                return Penalties(2.0, objective_range + 1.0)
+            soft = 1.0
+            return Penalties(soft, soft * self._compiled.max_soft_penalty() + objective_range + 1.0)
+        if penalty == "calibrated":
+            mean_w = float(problem.weights.mean())
+            return Penalties(*CALIBRATED[self.eta]) if mean_w == 0 else Penalties(
+                CALIBRATED[self.eta][0], CALIBRATED[self.eta][1] * mean_w
+            )
+        raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}")
+
+    def with_penalties(self, penalty) -> QuboProblem:
+        """The same compiled QUBO with other penalty weights (nothing is rebuilt but the BQM)."""
+        return QuboProblem(self.problem, self._chain, self._compiled, eta=self.eta, penalty=penalty, slack=self.slack)
+
+    @property
+    def num_variables(self) -> int:
+        return self.bqm.num_variables
+
+    def blocks(self) -> dict[str, int]:
+        """Number of variables per block: b, bt, eta, q, k bits, and the slack bits of each row block."""
+        counts = Counter()
+        for label in self.labels:
+            if label.startswith("s["):
+                counts["slack " + label[2:].split("[", 1)[0].split("]", 1)[0]] += 1
+            else:
+                counts[label.split("[", 1)[0].split("#", 1)[0]] += 1
+        return dict(counts)
+
+    def summary(self) -> dict:
+        """Variables per block, interactions, bias magnitudes and dynamic range."""
+        linear, (_, _, quad), offset = self.bqm.to_numpy_vectors(self.labels)
+        biases = np.abs(np.concatenate([linear, quad]))
+        nonzero = biases[biases > 1e-12]
+        return {
+            "operator": self.problem.label,
+            "eta": self.eta,
+            "slack": self.slack,
+            "penalties": {"soft": self.penalties.soft, "hard": self.penalties.hard},
+            "num_variables": self.num_variables,
+            "num_interactions": self.bqm.num_interactions,
+            "blocks": self.blocks(),
+            "max_abs_bias": float(nonzero.max()) if nonzero.size else 0.0,
+            "min_abs_bias": float(nonzero.min()) if nonzero.size else 0.0,
+            "dynamic_range": float(nonzero.max() / nonzero.min()) if nonzero.size else 0.0,
+            "offset": float(offset),
+        }
+
+    def _repr_html_(self) -> str:
+        s = self.summary()
+        rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["blocks"].items())
+        return (
+            f"<b>QUBO of the depth-one {html.escape(s['operator'])} problem</b> "
+            f"({'with' if s['eta'] else 'without'} η, {s['slack']} slack): {s['num_variables']} variables, "
+            f"{s['num_interactions']} interactions, max |bias| {s['max_abs_bias']:.4g}, dynamic range "
+            f"{s['dynamic_range']:.4g}, penalties soft {s['penalties']['soft']:.4g} / hard {s['penalties']['hard']:.4g}"
+            f"<table><tr><th>block</th><th>variables</th></tr>{rows}</table>"
+        )
+
+    # Samples
+
+    def _as_array(self, sample) -> np.ndarray:
+        """Samples (a dict, a SampleSet, or an array in `labels` order) as a 2-D 0/1 array."""
+        if isinstance(sample, dimod.SampleSet):
+            return dimod.as_samples((sample.record.sample, sample.variables))[0][:, [
+                sample.variables.index(v) for v in self.labels]]
+        if isinstance(sample, dict):
+            missing = set(self.labels) - set(sample)
+            if missing:
+                raise ValueError(f"sample lacks {len(missing)} variables, e.g. {sorted(missing)[:3]}")
+            return np.array([[sample[v] for v in self.labels]])
+        arr = np.atleast_2d(np.asarray(sample))
+        if arr.shape[1] != len(self.labels):
+            raise ValueError(f"sample has {arr.shape[1]} values, the QUBO has {len(self.labels)} variables")
+        return arr
+
+    def energy(self, sample) -> np.ndarray | float:
+        """QUBO energy of one sample (float) or of several (array)."""
+        arr = self._as_array(sample)
+        energies = self.bqm.energies((arr, self.labels))
+        return float(energies[0]) if len(energies) == 1 else energies
+
+    def variable_values(self, sample) -> list[dict]:
+        """The original model's b, bt (and k) values of each sample, slack and η stripped."""
+        x = self._compiled.decode(self._as_array(sample))
+        for step in reversed(self._chain):
+            x = step.decode(x)
+        names = self.problem.standard_form.var_names
+        b = np.array([i for i, n in enumerate(names) if n.startswith("b[")])
+        bt = np.array([i for i, n in enumerate(names) if n.startswith("bt[")])
+        k = [i for i, n in enumerate(names) if n == "k"]
+        return [
+            {"b": row[b], "bt": row[bt], **({"k": int(round(row[k[0]]))} if k else {})}
+            for row in np.round(x).astype(np.int64)
+        ]
+
+    def decode(self, sample) -> Rule:
+        """The rule of one sample, repaired to the problem's bounds with the best k (spec, "Decoding")."""
+        values = self.variable_values(sample)
+        if len(values) != 1:
+            raise ValueError("decode takes one sample; use decode_best for a SampleSet")
+        return repair(self.problem, values[0]["b"], values[0]["bt"])
+
+    def decode_best(self, samples) -> tuple[Rule, float]:
+        """The best repaired rule among several samples and its true objective."""
+        seen = {}
+        for values in self.variable_values(samples):
+            key = (values["b"].tobytes(), values["bt"].tobytes())
+            if key not in seen:
+                rule = repair(self.problem, values["b"], values["bt"])
+                seen[key] = (self.problem.objective(rule), rule)
+        objective, rule = min(seen.values(), key=lambda item: item[0])
+        return rule, objective
+
+    def objective(self, rule: Rule) -> float:
+        """True objective of a rule on the problem (weighted errors + λ L)."""
+        return self.problem.objective(rule)
+
+    # Checks that tests and notebooks use
+
+    def slack_ranges(self) -> list[tuple[str, float, float]]:
+        """(row, low, high) of every penalised row: the effective bounds the slack must cover."""
+        c = self._compiled
+        return list(zip(c.row_names, c.row_low.tolist(), c.row_high.tolist()))
+
+
+# Calibrated penalties (soft, hard per unit mean sample weight), measured in benchmarks/bench_qubo.py.
+CALIBRATED = {True: (1.0, 1.0), False: (0.2, 1.0)}

@@ -1,0 +1,212 @@
+import itertools
+import re
+
+import dimod
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from boolrules import load_dataset
+from boolrules.backends import get_backend
+from boolrules.formulations import depth_one
+from boolrules.formulations.qubo import PenaltyQubo
+from boolrules.formulations.reductions import LinearForm, capped_binary_weights
+
+OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
+
+
+def tiny(operator, seed, max_vars=20, **kwargs):
+    """The largest random instance (up to 5 samples, 2 features, 2 literals) whose with-η QUBO has at
+    most `max_vars` variables."""
+    for max_lit, n in itertools.product((2, 1), (5, 4, 3, 2)):
+        rng = np.random.default_rng(seed)
+        X = rng.integers(0, 2, (n, 2), dtype=np.uint8)
+        y = np.array([0, 1] + list(rng.integers(0, 2, n - 2)), dtype=np.uint8)
+        if kwargs.get("min_num_literals", 0) > max_lit:
+            continue
+        problem = depth_one(X, y, operator, max_num_literals=max_lit, **kwargs)
+        qubo = problem.to_qubo(eta=True, penalty="sufficient")
+        if qubo.num_variables <= max_vars:
+            return problem, qubo
+    raise AssertionError(f"no instance of {operator} fits in {max_vars} variables")
+
+
+def ground_state(bqm):
+    """Exhaustive minimum of a small BQM (all 2^N states)."""
+    result = dimod.ExactSolver().sample(bqm)
+    return result.first
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("kwargs", [{}, {"min_num_literals": 1, "lam": 0.25}, {"negated": True}])
+def test_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
+    problem, qubo = tiny(operator, seed, **kwargs)
+    optimum = get_backend("highs").solve(problem)
+    first = ground_state(qubo.bqm)
+    assert first.energy == pytest.approx(optimum.objective, abs=1e-6)
+    rule = qubo.decode(first.sample)
+    assert problem.objective(rule) == pytest.approx(optimum.objective, abs=1e-6)
+
+
+def _weights_reference(span):
+    """Capped binary weights for one span, written out the long way."""
+    if span == 0:
+        return []
+    bits = int(np.ceil(np.log2(span + 1)))
+    weights = [2**p for p in range(bits - 1)]
+    return weights + [span - sum(weights)]
+
+
+@pytest.mark.parametrize("span", range(0, 40))
+def test_capped_weights_encode_exactly_the_range(span):
+    owner, position, weight = capped_binary_weights(np.array([span]))
+    assert weight.tolist() == _weights_reference(span)
+    values = {sum(w for w, bit in zip(weight, bits) if bit) for bits in itertools.product((0, 1), repeat=len(weight))}
+    assert values == set(range(span + 1))
+
+
+def reference_energy(problem, qubo, sample):
+    """The penalty formula evaluated row by row from the Pyomo standard form, not the compiler's matrices."""
+    form = problem.standard_form
+    value = dict(sample)
+    x = np.zeros(len(form.var_names))
+    for j, name in enumerate(form.var_names):
+        if name == "k":
+            bits = sorted((int(lbl.split("#")[1]), lbl) for lbl in value if lbl.startswith("k#"))
+            span = int(form.var_upper[j] - form.var_lower[j])
+            x[j] = form.var_lower[j] + sum(w * value[lbl] for w, (_, lbl) in zip(_weights_reference(span), bits))
+        elif name.startswith("eta[") and not qubo.eta:
+            x[j] = 0
+        else:
+            x[j] = value[name]
+    body = form.A @ x
+    energy = form.c @ x + form.c0 if qubo.eta else form.c @ x + form.c0 - sum(
+        form.c[j] * x[j] for j, n in enumerate(form.var_names) if n.startswith("eta["))
+    row_of = {name: r for r, name in enumerate(form.row_names)}
+    weights = {}
+    for r, name in enumerate(form.row_names):
+        m = re.match(r"^(\w+)\[(\d+)\]$", name)
+        sample_row = m and m.group(1) in {b.name for b in problem.row_blocks}
+        weights[name] = qubo.penalties.soft * problem.weights[int(m.group(2))] if sample_row else qubo.penalties.hard
+    penalised = set()
+    for name, low, high in qubo.slack_ranges():
+        slack_bits = sorted((int(lbl.rsplit("#", 1)[1]), lbl) for lbl in value if lbl.startswith(f"s[{name}]#"))
+        s = sum(w * value[lbl] for w, (_, lbl) in zip(_weights_reference(int(round(high - low))), slack_bits))
+        assert 0 <= s <= high - low
+        r = row_of[name]
+        below = abs(low) <= abs(high)
+        residual = body[r] - low - s if below else body[r] - high + s
+        energy += weights[name] * residual**2
+        penalised.add(name)
+    for j in range(problem.num_features):  # exclusive-literal rows become P·b·bt
+        if f"exclusive_literals[{j}]" not in penalised:
+            energy += qubo.penalties.hard * value[f"b[{j}]"] * value[f"bt[{j}]"]
+    return energy
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("eta", [True, False])
+def test_energy_equals_penalty_formula_on_random_samples(operator, eta):
+    rng = np.random.default_rng(7)
+    X = rng.integers(0, 2, (12, 5), dtype=np.uint8)
+    y = rng.integers(0, 2, 12).astype(np.uint8)
+    y[:2] = [0, 1]
+    problem = depth_one(X, y, operator, max_num_literals=3, min_num_literals=1, lam=0.1)
+    qubo = problem.to_qubo(eta=eta, penalty={"soft": 1.7, "hard": 5.0})
+    for _ in range(25):
+        sample = dict(zip(qubo.labels, rng.integers(0, 2, len(qubo.labels)).tolist()))
+        assert qubo.energy(sample) == pytest.approx(reference_energy(problem, qubo, sample))
+
+
+def test_paper_counts_on_breast_cancer():
+    data = load_dataset("breast_cancer")
+    counts = {
+        (op, eta): depth_one(data.X, data.y, op, max_num_literals=4).to_qubo(eta=eta).num_variables
+        for op, eta in [("Or", True), ("Or", False), ("And", False), ("AtLeast", False)]
+    }
+    assert counts == {("Or", True): 2879, ("Or", False): 1027, ("And", False): 1317, ("AtLeast", False): 1959}
+
+
+def test_blocks_and_summary():
+    data = load_dataset("breast_cancer")
+    qubo = depth_one(data.X, data.y, "Or", max_num_literals=4).to_qubo(eta=False)
+    blocks = qubo.blocks()
+    assert blocks == {"b": 300, "bt": 300, "slack max_literals": 3, "slack positive_rows": 424}
+    summary = qubo.summary()
+    assert summary["num_variables"] == 1027 and summary["max_abs_bias"] > 0
+    assert "without η" in qubo._repr_html_()
+
+
+def test_min_and_max_literal_rows_merge_into_one_slack():
+    X = np.random.default_rng(0).integers(0, 2, (6, 4), dtype=np.uint8)
+    y = np.array([0, 1, 0, 1, 1, 0])
+    qubo = depth_one(X, y, "Or", max_num_literals=3, min_num_literals=1).to_qubo()
+    ranges = {name: (lo, hi) for name, lo, hi in qubo.slack_ranges() if "literals" in name}
+    assert ranges == {"max_literals": (1.0, 3.0)}
+    assert qubo.blocks()["slack max_literals"] == 2
+
+
+def test_changing_penalties_does_not_rebuild(monkeypatch):
+    X = np.random.default_rng(0).integers(0, 2, (6, 4), dtype=np.uint8)
+    problem = depth_one(X, np.array([0, 1, 0, 1, 1, 0]), "AtLeast", max_num_literals=2)
+    qubo = problem.to_qubo(penalty="sufficient")
+    import boolrules.formulations.qubo_problem as qp
+
+    monkeypatch.setattr(qp, "compile_qubo", lambda *a, **k: pytest.fail("recompiled"))
+    cheaper = qubo.with_penalties({"soft": 0.5, "hard": 2.0})
+    assert cheaper.labels == qubo.labels and cheaper.penalties.hard == 2.0
+    assert cheaper.summary()["max_abs_bias"] < qubo.summary()["max_abs_bias"]
+
+
+@pytest.mark.parametrize("slack", ["below", "above"])
+def test_slack_sides_give_the_same_ground_state(slack):
+    problem, qubo = tiny("AtLeast", 3, max_vars=18)
+    other = problem.to_qubo(slack=slack)
+    assert other.num_variables == qubo.num_variables
+    assert ground_state(other.bqm).energy == pytest.approx(ground_state(qubo.bqm).energy)
+
+
+def test_decode_repairs_bounds_and_picks_the_best_k():
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 2, (40, 6), dtype=np.uint8)
+    y = (X[:, :3].sum(axis=1) >= 2).astype(np.uint8)
+    problem = depth_one(X, y, "AtLeast", max_num_literals=3, min_num_literals=2)
+    qubo = problem.to_qubo(eta=False)
+    sample = dict.fromkeys(qubo.labels, 0)
+    for j in range(6):  # every literal and every contradiction: far outside the bounds
+        sample[f"b[{j}]"] = sample[f"bt[{j}]"] = 1
+    sample["b[0]"], sample["bt[0]"] = 1, 0
+    rule = qubo.decode(sample)
+    assert 2 <= len(rule.literals()) <= 3
+    assert len({lit.index for lit in rule.literals()}) == len(rule.literals())
+    empty = qubo.decode(dict.fromkeys(qubo.labels, 0))
+    assert len(empty.literals()) == 2  # grown to min_num_literals
+    best = min(
+        (problem.objective(type(rule)(k, *rule.subrules)), k) for k in range(len(rule.subrules) + 1)
+    )
+    assert problem.objective(rule) == pytest.approx(best[0])
+
+
+def test_infeasible_row_is_refused():
+    form = LinearForm(
+        A=sp.csr_matrix(np.array([[1.0, 1.0]])), lower=np.array([3.0]), upper=np.array([np.inf]),
+        c=np.zeros(2), c0=0.0, var_lower=np.zeros(2), var_upper=np.ones(2), var_names=["x", "y"],
+        row_names=["too_much"], row_weight=np.zeros(1), row_sample=np.full(1, -1), groups=np.full(2, -1),
+        group_bound=np.zeros(0),
+    )
+    with pytest.raises(ValueError, match="too_much can never be satisfied"):
+        PenaltyQubo().apply(form, np.array([-1]))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"penalty": "huge"}, "penalty must be one of"),
+    ({"penalty": {"soft": 1}}, "exactly the keys"),
+    ({"penalty": {"soft": -1, "hard": 1}}, "> 0"),
+    ({"slack": "sideways"}, "slack must be one of"),
+])
+def test_bad_compile_arguments(kwargs, match):
+    X = np.random.default_rng(0).integers(0, 2, (6, 3), dtype=np.uint8)
+    problem = depth_one(X, np.array([0, 1, 0, 1, 1, 0]), "Or", max_num_literals=2)
+    with pytest.raises(ValueError, match=match):
+        problem.to_qubo(**kwargs)
