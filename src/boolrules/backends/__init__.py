@@ -1,7 +1,19 @@
-"""Solver backends behind one interface: `get_backend(name, **options).solve(problem) -> Result`."""
+"""Solver backends behind one interface: `get_backend(name, **options).solve(problem) -> Result`.
 
-from . import ilp  # noqa: F401  (registers the ILP backends)
-from .base import BACKENDS, Backend, Result, get_backend, register_backend
+ILP backends solve the Pyomo model (`ilp.py`); QUBO backends compile it to a BQM and sample it
+with a dimod sampler (`qubo.py` and the modules that use it). Backends are imported on demand.
+"""
+
+from .base import BACKEND_MODULES, BACKENDS, Backend, Result, backend_names, get_backend, register_backend
 from .ilp import IlpBackend
 
-__all__ = ["BACKENDS", "Backend", "IlpBackend", "Result", "get_backend", "register_backend"]
+__all__ = [
+    "BACKEND_MODULES",
+    "BACKENDS",
+    "Backend",
+    "IlpBackend",
+    "Result",
+    "backend_names",
+    "get_backend",
+    "register_backend",
+]

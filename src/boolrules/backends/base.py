@@ -1,17 +1,19 @@
 """The backend interface: `solve(problem) -> Result`, and a registry of backends by name.
 
 A backend is one small class with a `name` and a `solve` method, registered with
-`register_backend`; options are constructor keywords, overridable per call.
+`register_backend` in its module, and named in `BACKEND_MODULES` so that `get_backend` can
+import it on demand; options are constructor keywords, overridable per call.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from dataclasses import dataclass, field
 
 from ..rules import Rule
 
-__all__ = ["Result", "Backend", "register_backend", "get_backend", "BACKENDS"]
+__all__ = ["Result", "Backend", "register_backend", "get_backend", "backend_names", "BACKENDS", "BACKEND_MODULES"]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
 
@@ -70,6 +72,14 @@ def _option_names(cls) -> list[str]:
     return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
 
 
+# Backend name -> module of boolrules.backends that registers it. Modules are imported on first
+# use, so the heavy stacks (Ocean's cloud client, Qiskit) load only for the backends that need them.
+BACKEND_MODULES = {
+    **dict.fromkeys(("highs", "scip", "gurobi", "cbc", "glpk", "cplex", "xpress"), "ilp"),
+    **dict.fromkeys(("sa", "neal", "tabu", "steepest", "exact"), "samplers"),
+    **dict.fromkeys(("dwave-qpu", "leap-hybrid", "leap-cqm"), "dwave"),
+    "qaoa": "qaoa",
+}
 BACKENDS: dict[str, tuple[type[Backend], dict]] = {}
 
 
@@ -78,14 +88,21 @@ def register_backend(name: str, cls: type[Backend], **fixed) -> None:
     BACKENDS[name] = (cls, fixed)
 
 
+def backend_names() -> list[str]:
+    """Every backend name `get_backend` accepts."""
+    return sorted(set(BACKEND_MODULES) | set(BACKENDS))
+
+
 def get_backend(name, **options) -> Backend:
     """The backend registered as `name`, built with `options`; a `Backend` instance is returned as is."""
     if isinstance(name, Backend):
         if options:
             raise ValueError("options cannot be given with a backend instance; set them on the instance")
         return name
+    if not isinstance(name, str) or name not in backend_names():
+        raise ValueError(f"unknown backend {name!r}; available: {', '.join(backend_names())}")
     if name not in BACKENDS:
-        raise ValueError(f"unknown backend {name!r}; available: {', '.join(sorted(BACKENDS))}")
+        importlib.import_module(f"{__package__}.{BACKEND_MODULES[name]}")
     cls, fixed = BACKENDS[name]
     known = [o for o in _option_names(cls) if o not in fixed]
     unknown = set(options) - set(known)

@@ -1,0 +1,60 @@
+"""QUBO backends: compile the problem to a BQM, sample it with a dimod sampler, decode the best rule.
+
+A concrete backend names its sampler in `make_sampler()` and the sampling keywords it accepts;
+compilation options (`eta`, `penalty`, `slack`) and decoding (repair, exact k, true objective)
+are shared here. The raw `SampleSet` stays on the result.
+"""
+
+from __future__ import annotations
+
+import time
+
+import dimod
+
+from ..formulations.qubo import SLACK_MODES
+from ..formulations.qubo_problem import PENALTY_MODES
+from .base import Backend, Result
+
+__all__ = ["QuboBackend"]
+
+
+class QuboBackend(Backend):
+    """Base of the sampler backends. Subclasses implement `make_sampler()` and `sample_params()`."""
+
+    eta: bool
+    penalty: object
+    slack: str
+
+    def _check_compile_options(self) -> None:
+        if not isinstance(self.eta, bool):
+            raise TypeError(f"eta must be true or false, got {self.eta!r}")
+        if not (isinstance(self.penalty, dict) or self.penalty in PENALTY_MODES):
+            raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, "
+                             f"got {self.penalty!r}")
+        if self.slack not in SLACK_MODES:
+            raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
+
+    def make_sampler(self) -> dimod.Sampler:
+        raise NotImplementedError
+
+    def sample_params(self, options: dict) -> dict:
+        """Keyword arguments for `sampler.sample` from this backend's options."""
+        raise NotImplementedError
+
+    def check_size(self, qubo) -> None:
+        """Refuse QUBOs this backend cannot take (raise ValueError saying how to shrink them)."""
+
+    def compile(self, problem, options: dict):
+        return problem.to_qubo(eta=options["eta"], penalty=options["penalty"], slack=options["slack"])
+
+    def solve(self, problem, **options) -> Result:
+        opts = self._options(options)
+        start = time.perf_counter()
+        qubo = self.compile(problem, opts)
+        self.check_size(qubo)
+        sampleset = self.make_sampler().sample(qubo.bqm, **self.sample_params(opts))
+        rule, objective = qubo.decode_best(sampleset)
+        return Result(
+            rule, objective, "feasible", time.perf_counter() - start, self.name,
+            solver_objective=float(sampleset.first.energy), message=f"{len(sampleset)} samples", raw=sampleset,
+        )
