@@ -190,7 +190,7 @@ def test_constructor_errors():
         Or()
     with pytest.raises(TypeError, match="k must be an integer"):
         AtLeast(1.5, Literal(0))
-    with pytest.raises(TypeError, match="sub-rules"):
+    with pytest.raises(TypeError, match="sub-rules of Or must be rules"):
         Or(Literal(0), 3)
     with pytest.raises(TypeError, match="negated"):
         Literal(0, negated="yes")

@@ -16,13 +16,14 @@ def small():
 
 
 def test_registry_names_every_ilp_solver():
-    assert {"highs", "scip", "cbc", "glpk", "gurobi", "cplex", "xpress"} <= set(BACKENDS)
+    get_backend("cbc")  # imports the ILP module, which registers every ILP solver
+    assert {"highs", "highs-pyomo", "scip", "cbc", "glpk", "gurobi", "cplex", "xpress"} <= set(BACKENDS)
     assert isinstance(get_backend("highs"), IlpBackend)
     backend = IlpBackend(time_limit=3)
     assert get_backend(backend) is backend
 
 
-@pytest.mark.parametrize("solver", ["highs", "scip"])
+@pytest.mark.parametrize("solver", ["highs", "highs-pyomo", "scip"])
 def test_installed_solvers_find_the_planted_rule(small, solver):
     assert solver in available_ilp_solvers()
     result = get_backend(solver, time_limit=30).solve(small)
@@ -72,8 +73,17 @@ def test_time_limit_returns_the_incumbent(hard):
     assert result.objective == pytest.approx(hard.objective(result.rule))
 
 
+def test_warm_start_guarantees_an_incumbent(hard):
+    from boolrules.formulations.repair import repair
+
+    greedy = repair(hard, np.zeros(hard.num_features), np.zeros(hard.num_features))
+    result = get_backend("highs", time_limit=1e-3).solve(hard)
+    assert result.rule is not None and result.status == "time_limit"
+    assert result.objective <= hard.objective(greedy) + 1e-9
+
+
 def test_no_incumbent_is_an_error_result(hard):
-    result = get_backend("highs", time_limit=1e-4).solve(hard)
+    result = get_backend("highs", time_limit=1e-4, warm_start=False).solve(hard)
     assert result.rule is None and result.status == "error"
     assert "no incumbent" in result.message
 
@@ -82,7 +92,7 @@ def test_solver_crash_is_an_error_result(small, monkeypatch):
     def crash(*args, **kwargs):
         raise RuntimeError("solver exploded")
 
-    monkeypatch.setattr(solve, "_solve_v2", crash)
+    monkeypatch.setattr(solve, "_solve_highs_matrices", crash)
     result = get_backend("highs").solve(small)
     assert result.status == "error" and result.rule is None
     assert "RuntimeError: solver exploded" in result.message

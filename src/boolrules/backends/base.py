@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from ..rules import Rule
 
-__all__ = ["Result", "Backend", "register_backend", "get_backend", "backend_names", "BACKENDS", "BACKEND_MODULES"]
+__all__ = [
+    "Result", "Backend", "register_backend", "get_backend", "backend_names", "option_names", "BACKENDS", "BACKEND_MODULES",
+]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
 
@@ -55,7 +57,7 @@ class Backend:
 
     def _options(self, overrides: dict) -> dict:
         """This backend's options with per-call `overrides`; unknown names raise ValueError."""
-        known = _option_names(type(self))
+        known = option_names(type(self))
         unknown = set(overrides) - set(known)
         if unknown:
             raise ValueError(
@@ -64,18 +66,19 @@ class Backend:
         return {**{k: getattr(self, k) for k in known}, **overrides}
 
     def __repr__(self) -> str:
-        options = ", ".join(f"{k}={getattr(self, k)!r}" for k in _option_names(type(self)))
+        options = ", ".join(f"{k}={getattr(self, k)!r}" for k in option_names(type(self)))
         return f"{type(self).__name__}({options})"
 
 
-def _option_names(cls) -> list[str]:
+def option_names(cls) -> list[str]:
+    """The option names a backend class takes (its constructor keywords)."""
     return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
 
 
 # Backend name -> module of boolrules.backends that registers it. Modules are imported on first
 # use, so the heavy stacks (Ocean's cloud client, Qiskit) load only for the backends that need them.
 BACKEND_MODULES = {
-    **dict.fromkeys(("highs", "scip", "gurobi", "cbc", "glpk", "cplex", "xpress"), "ilp"),
+    **dict.fromkeys(("highs", "highs-pyomo", "scip", "gurobi", "cbc", "glpk", "cplex", "xpress"), "ilp"),
     **dict.fromkeys(("sa", "neal", "tabu", "steepest", "exact"), "samplers"),
     **dict.fromkeys(("dwave-qpu", "leap-hybrid", "leap-cqm"), "dwave"),
     "qaoa": "qaoa",
@@ -104,7 +107,7 @@ def get_backend(name, **options) -> Backend:
     if name not in BACKENDS:
         importlib.import_module(f"{__package__}.{BACKEND_MODULES[name]}")
     cls, fixed = BACKENDS[name]
-    known = [o for o in _option_names(cls) if o not in fixed]
+    known = [o for o in option_names(cls) if o not in fixed]
     unknown = set(options) - set(known)
     if unknown:
         raise ValueError(f"unknown option(s) {sorted(unknown)} for backend {name!r}; options: {', '.join(known)}")

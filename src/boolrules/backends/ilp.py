@@ -13,16 +13,20 @@ class IlpBackend(Backend):
     """Solve the model exactly with `solver` (see `formulations.solve.ILP_SOLVERS`).
 
     `time_limit` (seconds) returns the incumbent with status `time_limit`; `mip_gap` is the
-    relative gap at which to stop; `threads` where the solver takes it.
+    relative gap at which to stop; `threads` where the solver takes it; `warm_start` starts
+    from the greedy rule where the solver takes a start (see `formulations.solve.solve_ilp`).
     """
 
-    def __init__(self, solver="highs", time_limit=None, mip_gap=None, threads=None):
+    def __init__(self, solver="highs", time_limit=None, mip_gap=None, threads=None, warm_start=True):
         if solver not in ILP_SOLVERS:
             raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
         self.solver = solver
         self.time_limit = None if time_limit is None else check_number(time_limit, "time_limit", 0)
         self.mip_gap = None if mip_gap is None else check_number(mip_gap, "mip_gap", 0)
         self.threads = None if threads is None else check_integer(threads, "threads", 1)
+        if not isinstance(warm_start, bool):
+            raise TypeError(f"warm_start must be true or false, got {warm_start!r}")
+        self.warm_start = warm_start
 
     @property
     def name(self) -> str:
@@ -31,7 +35,8 @@ class IlpBackend(Backend):
     def solve(self, problem, **options) -> Result:
         opts = self._options(options)
         outcome = solve_ilp(
-            problem, opts["solver"], time_limit=opts["time_limit"], mip_gap=opts["mip_gap"], threads=opts["threads"]
+            problem, opts["solver"], time_limit=opts["time_limit"], mip_gap=opts["mip_gap"], threads=opts["threads"],
+            warm_start=opts["warm_start"],
         )
         if outcome.values is None:
             status = outcome.status if outcome.status in ("infeasible", "error") else "error"

@@ -93,14 +93,18 @@ class DepthOneProblem:
             count += len(self.model.negative_samples)
         return count
 
+    @property
+    def standard_form_vars(self) -> list:
+        """The model's variables in standard-form column order (every variable, block by block)."""
+        return [v for comp in self.model.component_objects(pyo.Var, descend_into=False) for v in comp.values()]
+
     @cached_property
     def standard_form(self) -> StandardForm:
         """The model as matrices, from Pyomo's `LinearStandardFormCompiler` (every variable kept)."""
         from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
-        variables = [v for comp in self.model.component_objects(pyo.Var, descend_into=False) for v in comp.values()]
         repn = LinearStandardFormCompiler().write(
-            self.model, mixed_form=True, set_sense=None, column_order=variables
+            self.model, mixed_form=True, set_sense=None, column_order=self.standard_form_vars
         )
         A = sp.csr_matrix(repn.A)
         lower = np.full(A.shape[0], -np.inf)
@@ -144,6 +148,36 @@ class DepthOneProblem:
         values = {"b": read(m.b), "bt": read(m.bt)}
         if self.parameterized:
             values["k"] = 0 if m.k.value is None else int(round(m.k.value))
+        return values
+
+    @cached_property
+    def _value_columns(self) -> tuple[np.ndarray, np.ndarray, int | None]:
+        index = {name: j for j, name in enumerate(self.standard_form.var_names)}
+        m = self.num_features
+        return (
+            np.array([index[f"b[{j}]"] for j in range(m)]),
+            np.array([index[f"bt[{j}]"] for j in range(m)]),
+            index.get("k"),
+        )
+
+    def vector_from_values(self, values: dict) -> np.ndarray:
+        """A vector over `standard_form.var_names` from per-block arrays ({"b": ..., "eta": ...})."""
+        index = {name: j for j, name in enumerate(self.standard_form.var_names)}
+        x = np.zeros(len(index))
+        for block, array in values.items():
+            component = getattr(self.model, block)
+            keys = list(component.keys())
+            names = [component[key].name for key in keys] if component.is_indexed() else [component.name]
+            x[[index[name] for name in names]] = np.asarray(array).ravel()
+        return x
+
+    def values_from_vector(self, x: np.ndarray) -> dict:
+        """The b, bt (and k) values of a vector over `standard_form.var_names`."""
+        b, bt, k = self._value_columns
+        x = np.round(np.asarray(x)).astype(np.int64)
+        values = {"b": x[b], "bt": x[bt]}
+        if k is not None:
+            values["k"] = int(x[k])
         return values
 
     def decode(self, values, simplify: bool = True) -> Rule:
@@ -219,6 +253,12 @@ class DepthOneProblem:
             f"constraints, {s['nonzeros']} nonzeros, |coefficients| in [{lo:g}, {hi:g}]"
             f"<table><tr><th></th><th>block</th><th>count</th></tr>{rows}</table>"
         )
+
+    def export(self, path, format):
+        """Write the Pyomo model to `path` as "lp" or "mps" (`formulations.export`)."""
+        from .export import export_problem
+
+        return export_problem(self, path, format)
 
 
 def _one_literal(cls, k, literal: Literal) -> Rule:

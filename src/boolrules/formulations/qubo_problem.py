@@ -174,14 +174,7 @@ class QuboProblem:
         x = self._compiled.decode(self._as_array(sample))
         for step in reversed(self._chain):
             x = step.decode(x)
-        names = self.problem.standard_form.var_names
-        b = np.array([i for i, n in enumerate(names) if n.startswith("b[")])
-        bt = np.array([i for i, n in enumerate(names) if n.startswith("bt[")])
-        k = [i for i, n in enumerate(names) if n == "k"]
-        return [
-            {"b": row[b], "bt": row[bt], **({"k": int(round(row[k[0]]))} if k else {})}
-            for row in np.round(x).astype(np.int64)
-        ]
+        return [self.problem.values_from_vector(row) for row in x]
 
     def decode(self, sample) -> Rule:
         """The rule of one sample, repaired to the problem's bounds with the best k (spec, "Decoding")."""
@@ -211,6 +204,12 @@ class QuboProblem:
         """(row, low, high) of every penalised row: the effective bounds the slack must cover."""
         c = self._compiled
         return list(zip(c.row_names, c.row_low.tolist(), c.row_high.tolist()))
+
+    def export(self, path, format):
+        """Write the QUBO to `path` in one of `formulations.export.QUBO_FORMATS`."""
+        from .export import export_qubo
+
+        return export_qubo(self, path, format)
 
 
 # Calibrated penalties (soft, hard per unit mean sample weight), measured in benchmarks/bench_qubo.py.

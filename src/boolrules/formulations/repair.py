@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rules import Rule
 
-__all__ = ["repair", "selection_objectives"]
+__all__ = ["repair", "repair_values", "feasible_point", "selection_objectives"]
 
 
 def _literal_truth(problem) -> np.ndarray:
@@ -38,6 +38,11 @@ def selection_objectives(problem, counts: np.ndarray, size: int) -> np.ndarray:
 
 def repair(problem, b: np.ndarray, bt: np.ndarray) -> Rule:
     """The valid rule nearest to the selection (b, bt), with the best k for its literals."""
+    return problem.decode(repair_values(problem, b, bt))
+
+
+def repair_values(problem, b: np.ndarray, bt: np.ndarray) -> dict:
+    """`repair` as model values {"b", "bt", "k"} (a selection the ILP accepts)."""
     m = problem.num_features
     chosen = np.concatenate([np.asarray(b) > 0.5, np.asarray(bt) > 0.5])
     if problem.exclusive_literals:
@@ -66,4 +71,26 @@ def repair(problem, b: np.ndarray, bt: np.ndarray) -> Rule:
         counts = counts + truth[:, add]
     size = int(chosen.sum())
     k = int(np.argmin(selection_objectives(problem, counts[None, :], size)[0])) if problem.parameterized else None
-    return problem.decode({"b": chosen[:m], "bt": chosen[m:], "k": k})
+    return {"b": chosen[:m].astype(np.int64), "bt": chosen[m:].astype(np.int64), "k": k}
+
+
+def feasible_point(problem, values: dict) -> np.ndarray:
+    """A feasible ILP solution (over `standard_form.var_names`) for the selection `values`:
+    η marks the samples it misclassifies and, for Choose, q says which side of k a count is."""
+    chosen = np.concatenate([values["b"], values["bt"]]) > 0.5
+    counts = _literal_truth(problem)[:, chosen].sum(axis=1)
+    size = int(chosen.sum())
+    k = values.get("k")
+    threshold = 0 if k is None else int(k)
+    pred = {
+        "Or": counts >= 1, "And": counts == size, "AtLeast": counts >= threshold,
+        "AtMost": counts <= threshold, "Choose": counts == threshold,
+    }[problem.operator]
+    errors = pred != (problem.y.astype(bool) != problem.negated)
+    full = {"b": values["b"], "bt": values["bt"], "eta": errors.astype(np.int64)}
+    if k is not None:
+        full["k"] = np.array([int(k)])
+    if problem.operator == "Choose":
+        negatives = np.array(list(problem.model.negative_samples), dtype=np.int64)
+        full["q"] = (counts[negatives] < threshold).astype(np.int64)
+    return problem.vector_from_values(full)

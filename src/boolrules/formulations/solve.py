@@ -1,9 +1,13 @@
-"""Solve a depth-one problem's Pyomo model with an ILP solver through Pyomo's solver interfaces.
+"""Solve a depth-one problem's Pyomo model with an ILP solver.
 
-Two families are spoken: Pyomo's newer solver interfaces (`highs` through highspy, `scip`
-through pyscipopt, `gurobi` through gurobipy) and its classic ones for solver executables
-(`cbc`, `glpk`, `cplex`, `xpress`, and `scip`/`gurobi` when only the executable is there).
-Either way the outcome is the same small record: status, incumbent values, objective, bound.
+`highs` (the default) takes the matrices of Pyomo's `LinearStandardFormCompiler` straight into
+highspy: loading a 100-row model that way takes milliseconds where Pyomo's persistent HiGHS
+interface takes about a second, which matters for the many small solves of non-local moves
+(`benchmarks/bench_nonlocal.py`). `highs-pyomo` is that persistent interface, kept for
+comparison. The other solvers go through Pyomo's solver interfaces: the newer ones (`scip`
+through pyscipopt, `gurobi` through gurobipy) and the classic ones for executables (`cbc`,
+`glpk`, `cplex`, `xpress`, and `scip`/`gurobi` when only the executable is there).
+Every path returns the same small record: status, incumbent values, objective, bound.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ import math
 import time
 from dataclasses import dataclass
 
+import numpy as np
 import pyomo.environ as pyo
 from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
 from pyomo.opt import TerminationCondition as LegacyTermination
 
 from .problem import DepthOneProblem
+from .repair import feasible_point, repair_values
 
 __all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "solve_ilp"]
 
@@ -26,6 +32,7 @@ __all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "solve_ilp"]
 # (time limit, relative gap, threads) in the classic interface).
 ILP_SOLVERS = {
     "highs": ("highs", None, None),
+    "highs-pyomo": ("highs", None, None),
     "scip": ("scip_direct", "scip", ("limits/time", "limits/gap", "parallel/maxnthreads")),
     "gurobi": ("gurobi_direct", "gurobi", ("TimeLimit", "MIPGap", "Threads")),
     "cbc": (None, "cbc", ("seconds", "ratioGap", "threads")),
@@ -88,9 +95,14 @@ def solve_ilp(
     time_limit: float | None = None,
     mip_gap: float | None = None,
     threads: int | None = None,
+    warm_start: bool = True,
     tee: bool = False,
 ) -> IlpOutcome:
-    """Solve `problem.model` with `solver`; a time-out keeps the incumbent (status `time_limit`)."""
+    """Solve `problem.model` with `solver`; a time-out keeps the incumbent (status `time_limit`).
+
+    `warm_start` hands the solver the greedy rule of `repair` (every literal added where it hurts
+    least, best k) as a first incumbent, where the solver takes one (highs, classic solvers that
+    are warm-start capable), so a short time limit still returns a rule at least that good."""
     if solver not in ILP_SOLVERS:
         raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
     found = _interface(solver)
@@ -101,10 +113,13 @@ def solve_ilp(
     kind, interface = found
     start = time.perf_counter()
     try:
-        if kind == "v2":
+        start_point = _greedy_point(problem) if warm_start else None
+        if solver == "highs":
+            outcome = _solve_highs_matrices(problem, time_limit, mip_gap, threads, tee, start_point)
+        elif kind == "v2":
             outcome = _solve_v2(problem, interface, time_limit, mip_gap, threads, tee)
         else:
-            outcome = _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee)
+            outcome = _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee, start_point)
     except Exception as exc:  # a solver crash becomes an error result, not a traceback from deep inside
         return IlpOutcome("error", None, None, None, time.perf_counter() - start, solver, f"{type(exc).__name__}: {exc}")
     outcome.seconds = time.perf_counter() - start
@@ -114,6 +129,73 @@ def solve_ilp(
 
 def _finite(value) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
+
+
+def _greedy_point(problem) -> np.ndarray:
+    """A feasible solution vector: the greedy rule grown from no literals (see `repair`)."""
+    none = np.zeros(problem.num_features)
+    return feasible_point(problem, repair_values(problem, none, none))
+
+
+def _solve_highs_matrices(problem, time_limit, mip_gap, threads, tee, start_point) -> IlpOutcome:
+    """HiGHS on the standard-form matrices (every variable integer: binaries and k)."""
+    import highspy
+    from pyomo.common.tee import capture_output
+
+    form = problem.standard_form
+    A = form.A.tocsc()
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = A.shape[1], A.shape[0]
+    lp.col_cost_ = form.c
+    lp.offset_ = form.c0
+    lp.col_lower_, lp.col_upper_ = form.var_lower, form.var_upper
+    lp.row_lower_, lp.row_upper_ = form.lower, form.upper
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
+    lp.integrality_ = [highspy.HighsVarType.kInteger] * A.shape[1]
+    with capture_output(capture_fd=True):  # HiGHS prints a banner when created
+        highs = highspy.Highs()
+    highs.setOptionValue("output_flag", bool(tee))
+    if time_limit is not None:
+        highs.setOptionValue("time_limit", float(time_limit))
+    if mip_gap is not None:
+        highs.setOptionValue("mip_rel_gap", float(mip_gap))
+    if threads is not None:
+        highspy.Highs.resetGlobalScheduler(True)  # see _solve_v2
+        highs.setOptionValue("threads", int(threads))
+    highs.passModel(lp)
+    if start_point is not None:
+        solution = highspy.HighsSolution()
+        solution.col_value = start_point.tolist()
+        solution.value_valid = True
+        highs.setSolution(solution)
+    highs.run()
+    model_status = highs.getModelStatus()
+    info = highs.getInfo()
+    has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
+    if model_status == highspy.HighsModelStatus.kOptimal and has_solution:
+        status = "optimal"
+    elif model_status == highspy.HighsModelStatus.kTimeLimit:
+        status = "time_limit"
+    elif model_status in (highspy.HighsModelStatus.kInfeasible, highspy.HighsModelStatus.kUnboundedOrInfeasible):
+        status = "infeasible"
+    else:
+        status = "feasible" if has_solution else "error"
+    values = None
+    if has_solution:
+        x = np.round(highs.getSolution().col_value)
+        for var, value in zip(problem.standard_form_vars, x.tolist()):  # as Pyomo's interfaces do
+            var.set_value(value, skip_validation=True)
+        values = problem.values_from_vector(x)
+    return IlpOutcome(
+        status=status,
+        values=values,
+        objective=float(info.objective_function_value) if has_solution else None,
+        bound=_finite(info.mip_dual_bound),
+        seconds=0.0,
+        solver="",
+        message=highs.modelStatusToString(model_status),
+    )
 
 
 def _solve_v2(problem, interface, time_limit, mip_gap, threads, tee) -> IlpOutcome:
@@ -160,13 +242,18 @@ def _solve_v2(problem, interface, time_limit, mip_gap, threads, tee) -> IlpOutco
     )
 
 
-def _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee) -> IlpOutcome:
+def _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee, start_point) -> IlpOutcome:
     names = ILP_SOLVERS[solver][2]
     for name, value in zip(names, (time_limit, mip_gap, threads)):
         if value is not None and name is not None:
             interface.options[name] = value
+    extra = {}
+    if start_point is not None and interface.warm_start_capable():
+        for var, value in zip(problem.standard_form_vars, start_point):
+            var.set_value(value)
+        extra["warmstart"] = True
     with _quiet():
-        results = interface.solve(problem.model, load_solutions=False, tee=tee)
+        results = interface.solve(problem.model, load_solutions=False, tee=tee, **extra)
     term = results.solver.termination_condition
     has_solution = len(results.solution) > 0
     if has_solution:

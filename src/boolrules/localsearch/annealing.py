@@ -16,6 +16,7 @@ import numpy as np
 from ..metrics import get_metric
 from ..rules import BitMatrix, Rule
 from .moves import LocalMoves, SearchSpace, random_rule
+from .oracle import OracleStats
 
 __all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal"]
 
@@ -54,12 +55,14 @@ class RuleScorer:
 
 @dataclass
 class Trajectory:
-    """Per-iteration record of one start: objective of the current rule, temperature, acceptance."""
+    """Per-iteration record of one start: objective of the current rule, temperature, acceptance,
+    and for non-local moves the objective change they proposed (NaN for local moves)."""
 
     objective: np.ndarray
     best_objective: np.ndarray
     temperature: np.ndarray
     accepted: np.ndarray
+    nonlocal_gain: np.ndarray
 
     @classmethod
     def empty(cls, num_iterations: int) -> Trajectory:
@@ -68,18 +71,26 @@ class Trajectory:
             np.empty(num_iterations),
             np.empty(num_iterations),
             np.zeros(num_iterations, dtype=bool),
+            np.full(num_iterations, np.nan),
         )
+
+    @property
+    def nonlocal_moves(self) -> np.ndarray:
+        """Iterations whose proposal was a non-local move."""
+        return np.flatnonzero(~np.isnan(self.nonlocal_gain))
 
 
 @dataclass
 class StartResult:
-    """Best rule of one start with its score and objective, and the trajectory if recorded."""
+    """Best rule of one start with its score and objective, the trajectory if recorded, and the
+    non-local oracle's counts when it was used."""
 
     rule: Rule
     score: float
     objective: float
     seed: int
     trajectory: Trajectory | None = field(default=None, repr=False)
+    oracle: OracleStats | None = None
 
 
 def anneal(
@@ -90,29 +101,49 @@ def anneal(
     temperatures: tuple[float, float],
     seed: int,
     record: bool = False,
+    oracle_factory=None,
+    burn_in: int = 0,
+    patience: int = 10,
 ) -> StartResult:
-    """Run one start: random initial rule, then Metropolis-accepted local moves on a geometric schedule."""
+    """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule.
+
+    With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and whenever `patience`
+    iterations pass without a new best, the next proposal is a non-local move (Algorithm 2);
+    when the oracle has nothing, a local move is proposed instead."""
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
+    oracle = None if oracle_factory is None else oracle_factory(rng)
     current = random_rule(space, rng)
     score, objective = scorer.objective(current)
     best, best_score, best_objective = current, score, objective
     schedule = np.geomspace(temperatures[0], temperatures[1], num_iterations).tolist()
     trajectory = Trajectory.empty(num_iterations) if record else None
     lam = scorer.lam
+    stale = 0
     for it, temperature in enumerate(schedule):
-        proposed = moves.propose(current)
+        proposed = None
+        if oracle is not None and it >= burn_in and stale >= patience:
+            stale = 0
+            proposed = oracle.propose(current, scorer.memo)
+        nonlocal_move = proposed is not None
+        if proposed is None:
+            proposed = moves.propose(current)
         proposed_score = scorer.score(proposed)
         proposed_objective = proposed_score - lam * proposed.complexity
         delta = proposed_objective - objective
         accepted = delta >= 0 or rng.random() < math.exp(delta / temperature)
+        stale += 1
         if accepted:
             current, score, objective = proposed, proposed_score, proposed_objective
             if objective > best_objective:
                 best, best_score, best_objective = current, score, objective
+                stale = 0
         if record:
             trajectory.objective[it] = objective
             trajectory.best_objective[it] = best_objective
             trajectory.temperature[it] = temperature
             trajectory.accepted[it] = accepted
-    return StartResult(best, best_score, best_objective, seed, trajectory)
+            if nonlocal_move:
+                trajectory.nonlocal_gain[it] = delta
+    stats = None if oracle is None else oracle.stats
+    return StartResult(best, best_score, best_objective, seed, trajectory, stats)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
+from ..backends import get_backend
 from ..estimator import RuleEstimator
+from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, Operator
 from ..validation import check_integer, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
+from .oracle import NonLocalOracle, OracleStats
 
 __all__ = ["RuleClassifier", "resolve_operators"]
 
@@ -31,9 +34,29 @@ def resolve_operators(operators) -> tuple[type[Operator], ...]:
     return tuple(dict.fromkeys(resolved))
 
 
+def _oracle_factory(X, y, bits, space, params):
+    """rng -> NonLocalOracle for one start, or None without a non-local backend."""
+    spec = params["nonlocal_backend"]
+    if spec is None:
+        return None
+    backend = get_backend(spec)
+    weights = np.ones(len(y)) if params["metric"] == "accuracy" else balanced_sample_weight(y)
+    operators = resolve_operators(params["nonlocal_operators"])
+
+    def factory(rng):
+        return NonLocalOracle(
+            bits, X, y, weights, space, backend, operators=operators, max_samples=params["max_samples"],
+            time_limit=params["nonlocal_time_limit"], rng=rng,
+        )
+
+    return factory
+
+
 def _run_starts(X, y, space, params, seeds, record):
     """Independent annealing starts on one process (a joblib task)."""
-    scorer = RuleScorer(BitMatrix(X, checked=True), y, params["metric"], params["lam"])
+    bits = BitMatrix(X, checked=True)
+    scorer = RuleScorer(bits, y, params["metric"], params["lam"])
+    factory = _oracle_factory(X, y, bits, space, params)
     return [
         anneal(
             scorer,
@@ -42,9 +65,26 @@ def _run_starts(X, y, space, params, seeds, record):
             temperatures=params["temperatures"],
             seed=int(seed),
             record=record,
+            oracle_factory=factory,
+            burn_in=params["burn_in"],
+            patience=params["patience"],
         )
         for seed in seeds
     ]
+
+
+def _sum_stats(stats) -> OracleStats | None:
+    stats = [s for s in stats if s is not None]
+    if not stats:
+        return None
+    total = OracleStats()
+    for s in stats:
+        total.calls += s.calls
+        total.proposed += s.proposed
+        total.nothing += s.nothing
+        for kind, count in s.failures.items():
+            total.failures[kind] = total.failures.get(kind, 0) + count
+    return total
 
 
 class RuleClassifier(RuleEstimator):
@@ -69,13 +109,21 @@ class RuleClassifier(RuleEstimator):
         input, or a transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
     verbose : show a progress bar over the starts.
+    nonlocal_backend : None (local moves only) or a backend name / `Backend` for non-local moves
+        (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
+    nonlocal_operators : operators the non-local moves may put at the replaced node.
+    num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
+    patience : iterations without a new best before a non-local move is proposed.
+    max_samples : most samples in a non-local subproblem (a random subset beyond that).
+    nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit.
 
     Attributes
     ----------
     best_rule_, best_score_ (metric on the training data), best_objective_, classes_,
     feature_names_ (names of the binary features, or None), rule_text_ (the rule with those
     names), binarizer_ (fitted transformer or None), starts_ (one `StartResult` per start),
-    estimators_ (one binary classifier per class when there are more than two classes).
+    estimators_ (one binary classifier per class when there are more than two classes),
+    nonlocal_stats_ (oracle calls, proposed moves, failures by kind, summed over the starts).
     """
 
     def __init__(
@@ -93,6 +141,12 @@ class RuleClassifier(RuleEstimator):
         binarizer="auto",
         record_trajectory=False,
         verbose=False,
+        nonlocal_backend=None,
+        nonlocal_operators=ALL_OPERATORS,
+        num_iterations_burn_in=None,
+        patience=10,
+        max_samples=100,
+        nonlocal_time_limit=1.0,
     ):
         self.max_complexity = max_complexity
         self.max_depth = max_depth
@@ -107,6 +161,12 @@ class RuleClassifier(RuleEstimator):
         self.binarizer = binarizer
         self.record_trajectory = record_trajectory
         self.verbose = verbose
+        self.nonlocal_backend = nonlocal_backend
+        self.nonlocal_operators = nonlocal_operators
+        self.num_iterations_burn_in = num_iterations_burn_in
+        self.patience = patience
+        self.max_samples = max_samples
+        self.nonlocal_time_limit = nonlocal_time_limit
 
     def _validate_params(self):
         check_integer(self.max_complexity, "max_complexity", 3)
@@ -119,6 +179,15 @@ class RuleClassifier(RuleEstimator):
             raise ValueError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
         check_number(self.lam, "lam", 0)
         resolve_operators(self.operators)
+        if self.nonlocal_backend is not None:
+            get_backend(self.nonlocal_backend)
+            resolve_operators(self.nonlocal_operators)
+            if self.num_iterations_burn_in is not None:
+                check_integer(self.num_iterations_burn_in, "num_iterations_burn_in", 0)
+            check_integer(self.patience, "patience", 0)
+            check_integer(self.max_samples, "max_samples", 1)
+            if self.nonlocal_time_limit is not None:
+                check_number(self.nonlocal_time_limit, "nonlocal_time_limit", 0)
         super()._validate_params()
 
     def _temperatures(self) -> tuple[float, float]:
@@ -141,6 +210,7 @@ class RuleClassifier(RuleEstimator):
         self.best_rule_ = best.rule
         self.best_score_ = best.score
         self.best_objective_ = best.objective
+        self.nonlocal_stats_ = _sum_stats([s.oracle for s in self.starts_])
 
     def _run(self, X, y, space, seeds) -> list[StartResult]:
         params = {
@@ -148,6 +218,13 @@ class RuleClassifier(RuleEstimator):
             "lam": float(self.lam),
             "num_iterations": int(self.num_iterations),
             "temperatures": self._temperatures(),
+            "nonlocal_backend": self.nonlocal_backend,
+            "nonlocal_operators": self.nonlocal_operators,
+            "burn_in": int(self.num_iterations) // 3 if self.num_iterations_burn_in is None
+            else int(self.num_iterations_burn_in),
+            "patience": int(self.patience),
+            "max_samples": int(self.max_samples),
+            "nonlocal_time_limit": self.nonlocal_time_limit,
         }
         record = bool(self.record_trajectory)
         if self.n_jobs in (None, 1):

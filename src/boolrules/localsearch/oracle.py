@@ -1,0 +1,165 @@
+"""The non-local move: replace a subtree by the best depth-one subtree found by any backend.
+
+`formulations.md`, "Non-local move oracle": evaluate the rule with the target forced to 0 and
+to 1, keep the samples whose outcome depends on the target, label each with the target value
+that classifies it correctly, keep its original weight (so the subproblem's weighted error
+differs from the full rule's by a constant: exact for balanced accuracy), solve, splice.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..backends.base import option_names
+from ..formulations import depth_one
+from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Rule, Zero
+from .moves import SearchSpace, replace_at
+
+__all__ = ["NonLocalOracle", "OracleStats", "native_form"]
+
+
+@dataclass
+class OracleStats:
+    """Counts of oracle calls: proposed moves, empty answers, and backend failures by kind."""
+
+    calls: int = 0
+    proposed: int = 0
+    nothing: int = 0
+    failures: dict = field(default_factory=dict)
+
+    def fail(self, kind: str) -> None:
+        self.failures[kind] = self.failures.get(kind, 0) + 1
+
+    @property
+    def failed(self) -> int:
+        return sum(self.failures.values())
+
+
+def native_form(rule: Rule) -> Rule | None:
+    """`rule` in the native search space (1 <= k <= d-1, at least two sub-rules), or None.
+
+    The formulations allow k over 0..L; the extremes are other operators in disguise:
+    AtLeast_L and Choose_L are And, AtMost_0 and Choose_0 are And of the negations,
+    AtLeast_0 and AtMost_L are always true."""
+    if not isinstance(rule, Operator):
+        return rule
+    d = len(rule.subrules)
+    if isinstance(rule, (AtLeast, AtMost, Choose)) and not 1 <= rule.k <= d - 1:
+        if (isinstance(rule, AtLeast) and rule.k == 0) or (isinstance(rule, AtMost) and rule.k == d):
+            return None
+        all_true = rule.k == d
+        subs = rule.subrules if all_true else tuple(~s for s in rule.subrules)
+        rule = And(*subs, negated=rule.negated)
+    return rule if d >= 2 else None
+
+
+class NonLocalOracle:
+    """Proposes non-local moves for one search: fixed data, backend and budget, reusable across calls."""
+
+    def __init__(self, bits, X: np.ndarray, y: np.ndarray, weights: np.ndarray, space: SearchSpace,
+                 backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random):
+        self.bits = bits
+        self.X = X
+        self.y = y.astype(bool)
+        self.weights = weights
+        self.space = space
+        self.backend = backend
+        self.operators = operators
+        self.max_samples = max_samples
+        self.options = {"time_limit": time_limit} if time_limit is not None and _takes_time_limit(backend) else {}
+        self.rng = rng
+        self.stats = OracleStats()
+
+    def subproblem(self, rule: Rule, path: tuple, memo: dict | None = None):
+        """Rows whose outcome depends on the node at `path`, and the target value each needs."""
+        r0 = self.bits.unpack(self.bits.evaluate(replace_at(rule, path, Zero()), memo))
+        r1 = self.bits.unpack(self.bits.evaluate(replace_at(rule, path, One()), memo))
+        rows = np.flatnonzero(r0 != r1)
+        return rows, (r1[rows] == self.y[rows])
+
+    def propose(self, rule: Rule, memo: dict | None = None) -> Rule | None:
+        """A random node of `rule` replaced by the best depth-one subtree under a random operator."""
+        nodes = rule.walk()
+        path, _ = nodes[self.rng.randrange(len(nodes))]
+        return self.replace(rule, path, self.rng.choice(self.operators), memo)
+
+    def replace(self, rule: Rule, path: tuple, operator, memo: dict | None = None) -> Rule | None:
+        """`rule` with the node at `path` replaced by the backend's best depth-one `operator`
+        subtree (or a literal below the root), or None when there is no valid one."""
+        self.stats.calls += 1
+        target = rule
+        for i in path:
+            target = target.subrules[i]
+        budget = self.space.max_complexity - (rule.complexity - target.complexity)
+        min_literals = 2 if not path else 1
+        max_literals = min(budget - 1, 2 * self.space.num_features)
+        if self.space.max_depth is not None and len(path) + 1 > self.space.max_depth:
+            max_literals = min(max_literals, 1 if path else 0)
+        rows, labels = self.subproblem(rule, path, memo)
+        if max_literals < min_literals or len(rows) == 0:
+            self.stats.nothing += 1
+            return None
+        if len(rows) > self.max_samples:
+            keep = np.sort(self.rng.sample(range(len(rows)), self.max_samples))
+            rows, labels = rows[keep], labels[keep]
+        try:
+            problem = depth_one(
+                self.X[rows], labels.astype(np.uint8), operator, max_num_literals=max_literals,
+                min_num_literals=min_literals, sample_weight=self.weights[rows],
+            )
+            result = self.backend.solve(problem, **self.options)
+        except Exception as exc:  # a failing backend never stops the search
+            self.stats.fail(type(exc).__name__)
+            return None
+        if result.rule is None:
+            self.stats.fail(result.status)
+            return None
+        return self._splice(rule, path, result.rule)
+
+    def _splice(self, rule: Rule, path: tuple, subtree: Rule) -> Rule | None:
+        if not isinstance(subtree, Rule):
+            self.stats.fail("invalid")
+            return None
+        subtree = native_form(subtree)
+        if subtree is None or isinstance(subtree, (Zero, One)):  # a constant: nothing to splice
+            self.stats.nothing += 1
+            return None
+        if not _valid_subtree(subtree, self.space):
+            self.stats.fail("invalid")
+            return None
+        if isinstance(subtree, Literal):
+            if not path:
+                self.stats.nothing += 1
+                return None
+            parent = rule
+            for i in path[:-1]:
+                parent = parent.subrules[i]
+            siblings = [s.index for j, s in enumerate(parent.subrules) if j != path[-1] and type(s) is Literal]
+            if subtree.index in siblings:
+                self.stats.nothing += 1
+                return None
+        new = replace_at(rule, path, subtree)
+        if new.complexity > self.space.max_complexity or (
+            self.space.max_depth is not None and new.depth > self.space.max_depth
+        ):
+            self.stats.fail("invalid")
+            return None
+        self.stats.proposed += 1
+        return new
+
+
+def _valid_subtree(subtree: Rule, space: SearchSpace) -> bool:
+    """A literal, or an allowed operator over feature-distinct literals."""
+    if isinstance(subtree, Literal):
+        return subtree.index < space.num_features
+    if not isinstance(subtree, (Or, And, AtLeast, AtMost, Choose)) or type(subtree) not in space.operators:
+        return False
+    features = [s.index for s in subtree.subrules if isinstance(s, Literal)]
+    return len(features) == len(subtree.subrules) == len(set(features))
+
+
+def _takes_time_limit(backend) -> bool:
+    return "time_limit" in option_names(type(backend))

@@ -1,0 +1,153 @@
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from boolrules import RuleClassifier
+from boolrules.backends import Backend, Result, get_backend
+from boolrules.localsearch.moves import SearchSpace
+from boolrules.localsearch.oracle import NonLocalOracle, native_form
+from boolrules.metrics import balanced_sample_weight
+from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, Literal, Or
+
+from ..formulations.brute_force import best_objective
+from .test_moves import assert_valid
+
+ALL = tuple(OPERATORS.values())
+
+
+def make_oracle(X, y, backend="highs", max_complexity=8, max_samples=1000, seed=0, max_depth=None):
+    space = SearchSpace(X.shape[1], ALL, max_complexity, max_depth)
+    return NonLocalOracle(
+        BitMatrix(X), X, y, balanced_sample_weight(y), space, get_backend(backend),
+        operators=ALL, max_samples=max_samples, time_limit=10.0, rng=random.Random(seed),
+    )
+
+
+TRUTH = And(Or(Literal(5), Literal(6)), Or(Literal(0), ~Literal(1)))
+START = And(Or(Literal(5), Literal(6)), Or(Literal(2), Literal(3)))  # the second Or is wrong
+
+
+@pytest.fixture(scope="module")
+def planted():
+    X = np.random.default_rng(0).integers(0, 2, (200, 8), dtype=np.uint8)
+    return X, TRUTH.evaluate(X).astype(np.uint8)
+
+
+def test_subproblem_keeps_exactly_the_undetermined_rows(planted):
+    X, y = planted
+    rows, labels = make_oracle(X, y).subproblem(START, (1,))
+    assert np.array_equal(rows, np.flatnonzero(X[:, 5] | X[:, 6]))  # elsewhere And(., .) is 0 anyway
+    assert np.array_equal(labels, y[rows].astype(bool))
+
+
+@pytest.mark.parametrize("operator", ["Or", "AtLeast"])
+def test_one_call_repairs_the_planted_error(planted, operator):
+    X, y = planted
+    new = make_oracle(X, y).replace(START, (1,), OPERATORS[operator])
+    assert np.array_equal(new.evaluate(X), y.astype(bool))
+
+
+@pytest.mark.parametrize("operator", ["Or", "AtLeast", "AtMost", "Choose"])
+def test_replacement_is_the_brute_force_best(planted, operator):
+    X, y = planted
+    oracle = make_oracle(X, y, max_complexity=START.complexity)  # the subtree may hold 2 literals
+    rows, labels = oracle.subproblem(START, (1,))
+    new = oracle.replace(START, (1,), OPERATORS[operator])
+    assert new is not None
+    w = balanced_sample_weight(y)[rows]
+    expected = best_objective(X[rows], labels, w, operator, min_lit=1, max_lit=2, lam=0, negated=False)
+    assert float(w @ (new.subrules[1].evaluate(X[rows]) != labels)) == pytest.approx(expected)
+
+
+def test_root_replacement_needs_two_literals(planted):
+    X, y = planted
+    oracle = make_oracle(X, y)
+    new = oracle.replace(Or(Literal(2), Literal(3)), (), And)
+    assert isinstance(new, And) and len(new.subrules) >= 2
+
+
+def test_native_form_of_degenerate_parameters():
+    a, b = Literal(0), Literal(1)
+    assert native_form(AtLeast(2, a, b)) == And(a, b)
+    assert native_form(Choose(0, a, b)) == And(~a, ~b)
+    assert native_form(AtMost(0, a, b)) == And(~a, ~b)
+    assert native_form(AtLeast(0, a, b)) is None
+    assert native_form(AtMost(1, a, b)) == AtMost(1, a, b)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 1000), max_complexity=st.integers(3, 9), max_depth=st.one_of(st.none(), st.integers(1, 3)))
+def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (60, 6), dtype=np.uint8)
+    y = rng.integers(0, 2, 60).astype(np.uint8)
+    y[:2] = [0, 1]
+    oracle = make_oracle(X, y, max_complexity=max_complexity, seed=seed, max_samples=30, max_depth=max_depth)
+    from boolrules.localsearch.moves import LocalMoves, random_rule
+
+    moves = LocalMoves(oracle.space, random.Random(seed))
+    rule = random_rule(oracle.space, random.Random(seed))
+    for _ in range(6):
+        new = oracle.propose(rule)
+        if new is not None:
+            assert_valid(new, oracle.space)
+            rule = new
+        rule = moves.propose(rule)
+    assert oracle.stats.calls == 6
+
+
+class Raising(Backend):
+    name = "raising"
+
+    def solve(self, problem, **options):
+        raise RuntimeError("solver crashed")
+
+
+class TimingOut(Backend):
+    name = "timing-out"
+
+    def solve(self, problem, **options):
+        return Result(None, None, "time_limit", 1.0, self.name, message="no incumbent")
+
+
+class Garbage(Backend):
+    name = "garbage"
+
+    def __init__(self, rule="not a rule"):
+        self.rule = rule
+
+    def solve(self, problem, **options):
+        return Result(self.rule, 0.0, "optimal", 0.0, self.name)
+
+
+@pytest.mark.parametrize(
+    "backend, kind",
+    [(Raising(), "RuntimeError"), (TimingOut(), "time_limit"), (Garbage(), "invalid"), (Garbage(Literal(999)), "invalid")],
+)
+def test_failing_backends_never_stop_the_search(planted, backend, kind):
+    X, y = planted
+    clf = RuleClassifier(
+        num_starts=2, num_iterations=200, patience=2, num_iterations_burn_in=10, random_state=0,
+        nonlocal_backend=backend,
+    ).fit(X, y)
+    stats = clf.nonlocal_stats_
+    assert stats.calls > 0 and stats.failures.get(kind, 0) > 0
+    assert stats.proposed == 0
+    assert clf.best_rule_.complexity <= 10
+
+
+def test_non_local_moves_are_recorded(planted):
+    X, y = planted
+    clf = RuleClassifier(
+        num_starts=2, num_iterations=120, patience=3, random_state=1, max_complexity=6,
+        nonlocal_backend="highs", record_trajectory=True,
+    ).fit(X, y)
+    assert clf.nonlocal_stats_.proposed > 0
+    moves = np.concatenate([s.trajectory.nonlocal_moves for s in clf.starts_])
+    assert moves.size == clf.nonlocal_stats_.proposed
+    assert moves.min() >= 40  # burn-in: the first third
+    gains = np.concatenate([s.trajectory.nonlocal_gain[s.trajectory.nonlocal_moves] for s in clf.starts_])
+    assert np.isfinite(gains).all()
