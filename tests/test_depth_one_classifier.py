@@ -82,7 +82,7 @@ def test_backend_without_rule_is_a_clear_error(planted):
         ({"max_num_literals": 0}, "max_num_literals must be >= 1"),
         ({"min_num_literals": 5, "max_num_literals": 2}, "min_num_literals must be <= 2"),
         ({"metric": "f1"}, "optimises one of"),
-        ({"backend": "quantum-magic"}, "unknown backend"),
+        ({"backend": "quantum-magic"}, "backend must be a name"),
         ({"time_limit": -1}, "time_limit must be >= 0"),
         ({"max_samples": 0}, "max_samples must be >= 1"),
     ],

@@ -29,6 +29,7 @@ def _fit(args) -> int:
         n_jobs=args.n_jobs,
         random_state=args.seed,
         verbose=args.progress,
+        nonlocal_backend=args.nonlocal_backend,
     )
     start = time.perf_counter()
     clf.fit(X_train, y_train)
@@ -44,6 +45,9 @@ def _fit(args) -> int:
         "test_balanced_accuracy": clf.score(X_test, y_test),
         "seconds": seconds,
     }
+    if clf.nonlocal_stats_ is not None:
+        stats = clf.nonlocal_stats_
+        result["nonlocal"] = {"calls": stats.calls, "proposed": stats.proposed, "failed": stats.failed}
     if args.json:
         print(json.dumps(result))
     else:
@@ -53,6 +57,9 @@ def _fit(args) -> int:
         print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
               f"test {result['test_balanced_accuracy']:.4f}")
         print(f"time:       {seconds:.2f} s ({args.num_starts} starts x {args.num_iterations} iterations)")
+        if "nonlocal" in result:
+            print(f"non-local:  {result['nonlocal']['calls']} oracle calls, {result['nonlocal']['proposed']} moves "
+                  f"proposed, {result['nonlocal']['failed']} failed")
     return 0
 
 
@@ -76,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--lam", type=float, default=0.0, help="complexity penalty")
     fit.add_argument("--test-size", type=float, default=0.3)
     fit.add_argument("--n-jobs", type=int, default=None)
+    fit.add_argument("--nonlocal-backend", default=None,
+                     help="backend for non-local moves (e.g. highs, sa); default: local moves only")
     fit.add_argument("--seed", type=int, default=0)
     fit.add_argument("--json", action="store_true", help="print one JSON object")
     fit.add_argument("--progress", action="store_true", help="show a progress bar")

@@ -26,7 +26,8 @@ class DepthOneClassifier(RuleEstimator):
     lam : complexity weight λ per literal.
     negated : learn `~operator(...)` instead.
     metric : "balanced_accuracy" (balanced sample weights) or "accuracy" (uniform weights).
-    backend : a backend name (see `boolrules.backends.BACKENDS`) or a `Backend` instance.
+    backend : a backend name (see `boolrules.backends.backend_names()`), a `Backend` instance, or
+        the path of a TOML backend configuration (`boolrules.backends.config`).
     time_limit : seconds per solve, passed to the backend (None: no limit).
     max_samples : solve on a random subset of this many rows (the paper caps ILPs at 3000).
     random_state : seeds the row subset.
@@ -77,10 +78,10 @@ class DepthOneClassifier(RuleEstimator):
         super()._validate_params()
 
     def _backend(self):
-        from .backends import get_backend
+        from .backends.config import backend_from_spec
 
         options = {} if self.time_limit is None else {"time_limit": self.time_limit}
-        return get_backend(self.backend), options
+        return backend_from_spec(self.backend), options
 
     def _fit_binary(self, X, y, rng):
         rows = np.arange(len(y))

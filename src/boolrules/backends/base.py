@@ -55,18 +55,24 @@ class Backend:
     def solve(self, problem, **options) -> Result:
         raise NotImplementedError
 
-    def _options(self, overrides: dict) -> dict:
-        """This backend's options with per-call `overrides`; unknown names raise ValueError."""
+    def options(self) -> dict:
+        """The backend's options by name."""
+        return {k: getattr(self, k) for k in option_names(type(self))}
+
+    def configured(self, overrides: dict) -> Backend:
+        """This backend, or a copy with per-call `overrides` checked like constructor options."""
+        if not overrides:
+            return self
         known = option_names(type(self))
         unknown = set(overrides) - set(known)
         if unknown:
             raise ValueError(
                 f"unknown option(s) {sorted(unknown)} for backend {self.name!r}; options: {', '.join(known)}"
             )
-        return {**{k: getattr(self, k) for k in known}, **overrides}
+        return type(self)(**{**self.options(), **overrides})
 
     def __repr__(self) -> str:
-        options = ", ".join(f"{k}={getattr(self, k)!r}" for k in option_names(type(self)))
+        options = ", ".join(f"{k}={v!r}" for k, v in self.options().items())
         return f"{type(self).__name__}({options})"
 
 

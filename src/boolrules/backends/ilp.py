@@ -33,10 +33,10 @@ class IlpBackend(Backend):
         return self.solver
 
     def solve(self, problem, **options) -> Result:
-        opts = self._options(options)
+        backend = self.configured(options)
         outcome = solve_ilp(
-            problem, opts["solver"], time_limit=opts["time_limit"], mip_gap=opts["mip_gap"], threads=opts["threads"],
-            warm_start=opts["warm_start"],
+            problem, backend.solver, time_limit=backend.time_limit, mip_gap=backend.mip_gap,
+            threads=backend.threads, warm_start=backend.warm_start,
         )
         if outcome.values is None:
             status = outcome.status if outcome.status in ("infeasible", "error") else "error"

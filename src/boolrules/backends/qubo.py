@@ -48,11 +48,12 @@ class QuboBackend(Backend):
         return problem.to_qubo(eta=options["eta"], penalty=options["penalty"], slack=options["slack"])
 
     def solve(self, problem, **options) -> Result:
-        opts = self._options(options)
+        backend = self.configured(options)
+        opts = backend.options()
         start = time.perf_counter()
-        qubo = self.compile(problem, opts)
-        self.check_size(qubo)
-        sampleset = self.make_sampler().sample(qubo.bqm, **self.sample_params(opts))
+        qubo = backend.compile(problem, opts)
+        backend.check_size(qubo)
+        sampleset = backend.make_sampler().sample(qubo.bqm, **backend.sample_params(opts))
         rule, objective = qubo.decode_best(sampleset)
         return Result(
             rule, objective, "feasible", time.perf_counter() - start, self.name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from ..backends import get_backend
+from ..backends.config import backend_from_spec
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, Operator
@@ -39,7 +39,7 @@ def _oracle_factory(X, y, bits, space, params):
     spec = params["nonlocal_backend"]
     if spec is None:
         return None
-    backend = get_backend(spec)
+    backend = backend_from_spec(spec)
     weights = np.ones(len(y)) if params["metric"] == "accuracy" else balanced_sample_weight(y)
     operators = resolve_operators(params["nonlocal_operators"])
 
@@ -109,7 +109,7 @@ class RuleClassifier(RuleEstimator):
         input, or a transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
     verbose : show a progress bar over the starts.
-    nonlocal_backend : None (local moves only) or a backend name / `Backend` for non-local moves
+    nonlocal_backend : None (local moves only), or a backend name, `Backend` or TOML config path for non-local moves
         (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
     nonlocal_operators : operators the non-local moves may put at the replaced node.
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
@@ -180,7 +180,7 @@ class RuleClassifier(RuleEstimator):
         check_number(self.lam, "lam", 0)
         resolve_operators(self.operators)
         if self.nonlocal_backend is not None:
-            get_backend(self.nonlocal_backend)
+            backend_from_spec(self.nonlocal_backend)
             resolve_operators(self.nonlocal_operators)
             if self.num_iterations_burn_in is not None:
                 check_integer(self.num_iterations_burn_in, "num_iterations_burn_in", 0)

@@ -216,11 +216,8 @@ class Operator(Rule):
         if not subrules:
             raise ValueError(f"{type(self).__name__} needs at least one sub-rule")
         for sub in subrules:
-            if not isinstance(sub, (Literal, Operator)):
-                raise TypeError(
-                    f"sub-rules of {type(self).__name__} must be literals or operators, "
-                    f"got {type(sub).__name__}"
-                )
+            if not isinstance(sub, Rule):
+                raise TypeError(f"sub-rules of {type(self).__name__} must be rules, got {type(sub).__name__}")
         if self.parameterized:
             k = check_integer(k, "k")
             if not 0 <= k <= len(subrules):

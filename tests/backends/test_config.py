@@ -1,0 +1,94 @@
+import importlib.util
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from boolrules.backends import BACKEND_MODULES, IlpBackend, get_backend
+from boolrules.backends.config import backend_from_spec, load_backend
+
+CONFIGS = sorted((Path(__file__).parents[2] / "examples" / "configs").glob("*.toml"))
+
+
+QAOA = '[backend]\nname = "qaoa"\n'
+
+
+def write(tmp_path, text: str) -> Path:
+    path = tmp_path / "backend.toml"
+    path.write_text(text)
+    return path
+
+
+def test_every_backend_has_an_example():
+    assert {p.stem for p in CONFIGS} == {"highs", "sa", "tabu", "exact", "dwave-qpu", "qaoa"}
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_example_configs_load(path, monkeypatch):
+    monkeypatch.setenv("DWAVE_API_TOKEN", "not-a-token")  # dwave-qpu checks that one is configured
+    config = tomllib.loads(path.read_text())
+    name = config["backend"].pop("name")
+    if importlib.util.find_spec(f"boolrules.backends.{BACKEND_MODULES[name]}") is None:
+        pytest.skip(f"the {name!r} backend module is not in the package yet")
+    backend = load_backend(path)
+    assert backend.name == name
+    for key, value in {**config["backend"], **config.get("qubo", {})}.items():
+        assert getattr(backend, key) == value
+
+
+def test_qubo_table_sets_the_compilation(tmp_path):
+    path = write(tmp_path, QAOA + 'shots = 64\n[qubo]\neta = true\n'
+                           '[qubo.penalty]\nsoft = 0.5\nhard = 3\n')
+    backend = load_backend(path)
+    assert (backend.shots, backend.eta, backend.slack) == (64, True, "minimal")
+    assert backend.penalty == {"soft": 0.5, "hard": 3}
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ('[backend]\nname = "annealer"', r"name = 'annealer' is not a backend; available: .*highs.*qaoa"),
+        ('[backend]\nnum_reads = 3', r"name = None is not a backend; available:"),
+        ('[solver]\nname = "highs"', r"unknown table\(s\) \['solver'\]; a backend file has \[backend\]"),
+        ('[qubo]\neta = false', r"no \[backend\] table"),
+        ('[backend]\nname = "highs"\ntimelimit = 3',
+         r"unknown option\(s\) \['timelimit'\] in \[backend\] for 'highs'; options: time_limit, mip_gap"),
+        (QAOA + 'shots = "many"', r"\[backend\] shots = 'many' must be an integer \(default 1024\)"),
+        (QAOA + 'reps = 1.5', r"\[backend\] reps = 1.5 must be an integer"),
+        (QAOA + 'reps = 0', r"\[backend\] 'qaoa': reps must be >= 1"),
+        ('[backend]\nname = "highs"\ntime_limit = "soon"', r"'highs': time_limit must be a number, got 'soon'"),
+        ('[backend]\nname = "highs"\n[qubo]\neta = false',
+         r"\[qubo\] applies to QUBO backends, and 'highs' compiles no QUBO; its options: time_limit"),
+        (QAOA + '[qubo]\nlam = 1', r"unknown key\(s\) \['lam'\] in \[qubo\]; keys: eta, penalty, slack"),
+        (QAOA + '[qubo]\neta = "no"', r"\[qubo\] eta = 'no' must be true or false"),
+        (QAOA + 'eta = true\n[qubo]\neta = false', r"\['eta'\] set in both \[backend\] and \[qubo\]"),
+        (QAOA + '[qubo]\npenalty = "huge"', r"penalty = 'huge'; use one of sufficient, calibrated"),
+        (QAOA + '[qubo.penalty]\nsoft = 1', r"\[qubo.penalty\] needs exactly soft and hard"),
+        (QAOA + '[qubo.penalty]\nsoft = 1\nhard = -2', r"\[qubo.penalty\] needs exactly soft and hard"),
+        (QAOA + '[qubo]\nslack = "tight"', r"slack = 'tight'; use one of"),
+        ('qubo = 3\n[backend]\nname = "qaoa"', r"qubo must be a table"),
+        ('[backend\nname = "highs"', r"invalid TOML"),
+    ],
+)
+def test_mistakes_name_the_file_and_the_key(tmp_path, text, match):
+    path = write(tmp_path, text)
+    with pytest.raises(ValueError, match=match) as err:
+        load_backend(path)
+    assert str(err.value).startswith(f"{path}: ")
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.toml does not exist"):
+        load_backend(tmp_path / "nope.toml")
+
+
+def test_backend_from_spec(tmp_path):
+    path = write(tmp_path, '[backend]\nname = "scip"\ntime_limit = 5')
+    assert isinstance(backend_from_spec("highs"), IlpBackend)
+    backend = get_backend("highs", threads=2)
+    assert backend_from_spec(backend) is backend
+    assert backend_from_spec(path).name == "scip" and backend_from_spec(str(path)).time_limit == 5
+    with pytest.raises(ValueError, match=r"backend must be a name \(.*highs.*\), a Backend or a path to a .toml"):
+        backend_from_spec("simplex")
+    with pytest.raises(FileNotFoundError):
+        backend_from_spec(tmp_path / "missing.toml")

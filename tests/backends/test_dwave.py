@@ -1,0 +1,246 @@
+"""The D-Wave backends up to the network edge: mock QPU, fake hybrid samplers, no credentials."""
+
+import time
+
+import dimod
+import numpy as np
+import pytest
+from dwave.samplers import SteepestDescentSolver
+from dwave.system.testing import MockDWaveSampler
+
+from boolrules.backends import dwave, get_backend
+from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, require_token
+from boolrules.formulations import depth_one
+from boolrules.formulations.export import to_cqm
+from boolrules.formulations.repair import feasible_point, repair_values
+
+CLOUD = ["dwave-qpu", "leap-hybrid", "leap-cqm"]
+BOTH_WAYS = r"dwave setup.*dwave config create.*DWAVE_API_TOKEN"
+
+
+@pytest.fixture(autouse=True)
+def no_credentials(tmp_path, monkeypatch):
+    """An empty dwave config file and no token in the environment: nothing here can reach the cloud."""
+    config = tmp_path / "dwave.conf"
+    config.write_text("")
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(config))
+    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_ENDPOINT", "DWAVE_API_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    return config
+
+
+def planted(n, m, operator="Or", seed=0, **kwargs):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, m), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    return depth_one(X, y, operator, max_num_literals=2, **kwargs)
+
+
+def mock_qpu(shape):
+    return MockDWaveSampler(topology_type="pegasus", topology_shape=[shape], parameter_warnings=False)
+
+
+# Credentials
+
+
+@pytest.mark.parametrize("name", CLOUD)
+def test_missing_credentials_fail_at_once_naming_both_ways(name):
+    start = time.perf_counter()
+    with pytest.raises(MissingCredentialsError, match=BOTH_WAYS):
+        get_backend(name)
+    assert time.perf_counter() - start < 1
+
+
+@pytest.mark.parametrize("name", CLOUD)
+def test_credentials_removed_before_solving_fail_at_once(name, monkeypatch):
+    monkeypatch.setenv("DWAVE_API_TOKEN", "not-a-real-token")
+    backend = get_backend(name)
+    monkeypatch.delenv("DWAVE_API_TOKEN")
+    start = time.perf_counter()
+    with pytest.raises(MissingCredentialsError, match=BOTH_WAYS):
+        backend.solve(planted(8, 2))
+    assert time.perf_counter() - start < 5  # the QUBO backends compile first, then check
+
+
+def test_a_token_in_the_config_file_or_the_environment_is_found(no_credentials, monkeypatch):
+    assert issubclass(MissingCredentialsError, RuntimeError)
+    with pytest.raises(MissingCredentialsError):
+        require_token()
+    no_credentials.write_text("[defaults]\ntoken = from-the-file\n")
+    require_token()
+    no_credentials.write_text("")
+    monkeypatch.setenv("DWAVE_API_TOKEN", "from-the-environment")
+    require_token()
+
+
+# QPU through a mock Pegasus sampler
+
+
+def test_qpu_path_runs_on_a_mock_pegasus_sampler():
+    problem = planted(12, 3)
+    backend = get_backend("dwave-qpu", sampler=mock_qpu(4), num_reads=20, annealing_time=20, chain_strength=2,
+                          eta=False)
+    result = backend.solve(problem)
+    assert result.status == "feasible" and result.backend == "dwave-qpu"
+    assert result.rule is not None
+    assert result.objective == pytest.approx(problem.objective(result.rule))
+    assert isinstance(result.raw, dimod.SampleSet) and result.raw.record.num_occurrences.sum() == 20
+    assert "chain_break_fraction" in result.raw.record.dtype.names
+
+
+def test_more_variables_than_qubits_is_refused_at_once():
+    problem = planted(30, 6)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
+                                         r"qubits; shrink the problem \(fewer samples, fewer features"):
+        get_backend("dwave-qpu", sampler=mock_qpu(2)).solve(problem)
+    assert time.perf_counter() - start < 5
+
+
+def test_a_qubo_too_dense_to_embed_is_refused_quickly():
+    problem = planted(30, 6)
+    qubo_size = problem.to_qubo(eta=False).num_variables
+    assert qubo_size < 128  # fewer variables than qubits: minorminer must give up, not the size check
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"minorminer found no embedding .* too large or too dense for this QPU; "
+                                         r"shrink the problem"):
+        get_backend("dwave-qpu", sampler=mock_qpu(3), eta=False, embedding_timeout=1).solve(problem)
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(
+    "options, error, match",
+    [
+        ({"num_reads": 0}, ValueError, "num_reads must be >= 1"),
+        ({"annealing_time": -1}, ValueError, "annealing_time must be >= 0"),
+        ({"solver": 5}, TypeError, "solver must be a solver name or a dict"),
+        ({"solver": "Advantage_system4.1", "sampler": "x"}, ValueError, "give solver or sampler, not both"),
+        ({"penalty": "huge"}, ValueError, "penalty must be one of"),
+    ],
+)
+def test_bad_qpu_options_are_named(options, error, match):
+    with pytest.raises(error, match=match):
+        get_backend("dwave-qpu", **options)
+
+
+def test_the_sampler_cannot_be_swapped_per_call():
+    backend = get_backend("dwave-qpu", sampler=mock_qpu(2))
+    with pytest.raises(ValueError, match="sampler cannot be changed per call"):
+        backend.solve(planted(8, 2), sampler=mock_qpu(3))
+
+
+# Leap hybrid BQM solver, faked
+
+
+class FakeHybrid:
+    """Stands in for LeapHybridSampler: records the parameters, samples by steepest descent."""
+
+    def sample(self, bqm, **params):
+        self.params = params
+        return SteepestDescentSolver().sample(bqm, num_reads=50, seed=0)
+
+
+def test_leap_hybrid_passes_the_time_limit_and_decodes():
+    problem, fake = planted(20, 4), FakeHybrid()
+    result = get_backend("leap-hybrid", sampler=fake, time_limit=5).solve(problem)
+    assert fake.params == {"time_limit": 5.0}
+    assert result.objective == pytest.approx(problem.objective(result.rule))
+    get_backend("leap-hybrid", sampler=fake).solve(problem)
+    assert fake.params == {}
+
+
+# Leap hybrid CQM solver: the conversion, and decoding with a fake
+
+
+def standard_form_violations(form, x):
+    """How far A x lies outside [lower, upper], per row (the reference for the CQM's violations)."""
+    ax = form.A @ x
+    return np.maximum.reduce([form.lower - ax, ax - form.upper, np.zeros_like(ax)])
+
+
+@pytest.mark.parametrize("operator", ["Or", "And", "AtLeast", "AtMost", "Choose"])
+def test_cqm_round_trips_the_standard_form(operator):
+    problem = planted(10, 3, operator, lam=0.1)
+    form, cqm = problem.standard_form, to_cqm(problem)
+    assert list(cqm.constraints) == form.row_names
+    integer = [v for v in cqm.variables if cqm.vartype(v) is dimod.INTEGER]
+    assert integer == (["k"] if problem.parameterized else [])
+    rng = np.random.default_rng(1)
+    feasible = []
+    for _ in range(20):
+        x = rng.integers(form.var_lower.astype(int), form.var_upper.astype(int) + 1).astype(float)
+        values = problem.values_from_vector(x)
+        for point in (x, feasible_point(problem, repair_values(problem, values["b"], values["bt"]))):
+            sample = dict(zip(form.var_names, point))
+            assert cqm.objective.energy(sample) == pytest.approx(form.c @ point + form.c0)
+            expected = standard_form_violations(form, point)
+            violations = cqm.violations(sample, clip=True)
+            np.testing.assert_allclose([violations[row] for row in form.row_names], expected, atol=1e-9)
+            assert cqm.check_feasible(sample) == (expected.max() <= 1e-9)
+            feasible.append(cqm.check_feasible(sample))
+    assert 0 < sum(feasible) < len(feasible)  # both kinds of points were checked
+
+
+class FakeCqmSampler:
+    """Stands in for LeapHybridCQMSampler: returns the HiGHS optimum plus `extra` samples."""
+
+    def __init__(self, problem, extra=(), include_optimum=True):
+        self.problem, self.extra, self.include_optimum = problem, list(extra), include_optimum
+
+    def sample_cqm(self, cqm, **params):
+        self.params = params
+        names = self.problem.standard_form.var_names
+        samples = [dict(zip(names, x)) for x in self.extra]
+        if self.include_optimum:
+            optimum = get_backend("highs").solve(self.problem).raw.values
+            samples.append(dict(zip(names, feasible_point(self.problem, optimum))))
+        return dimod.SampleSet.from_samples_cqm(samples, cqm)
+
+
+@pytest.mark.parametrize("operator", ["Or", "AtLeast", "Choose"])
+def test_leap_cqm_decodes_the_optimum(operator):
+    problem = planted(16, 3, operator)
+    zeros = np.zeros(len(problem.standard_form.var_names))  # energy 0, infeasible: must not be chosen
+    fake = FakeCqmSampler(problem, extra=[zeros])
+    result = get_backend("leap-cqm", sampler=fake, time_limit=5).solve(problem)
+    assert fake.params == {"time_limit": 5.0}
+    assert result.status == "feasible", result.message
+    assert result.objective == pytest.approx(get_backend("highs").solve(problem).objective)
+    assert result.objective == pytest.approx(problem.objective(result.rule))
+    assert result.solver_objective == pytest.approx(result.objective)
+    assert isinstance(result.raw, dimod.SampleSet) and len(result.raw) == 2
+
+
+def test_leap_cqm_without_a_feasible_sample_repairs_the_lowest_energy_one():
+    problem = planted(16, 3, "AtLeast")
+    everything = np.ones(len(problem.standard_form.var_names))  # every literal, both polarities: infeasible
+    result = LeapCqmBackend(sampler=FakeCqmSampler(problem, [everything], include_optimum=False)).solve(problem)
+    assert result.status == "feasible" and "no feasible sample among 1" in result.message
+    assert len(result.rule.literals()) <= problem.max_num_literals
+    assert result.objective == pytest.approx(problem.objective(result.rule))
+
+
+# The real path is the default: with a token, the cloud samplers are built (once), here replaced at
+# the network edge
+
+
+def test_with_a_token_the_cloud_samplers_are_built_once(monkeypatch):
+    monkeypatch.setenv("DWAVE_API_TOKEN", "not-a-real-token")
+    problem, built = planted(12, 3), []
+
+    def fake(cls, sampler):
+        def make(**config):
+            built.append((cls, config))
+            return sampler
+        monkeypatch.setattr(dwave, cls, make)
+
+    fake("DWaveSampler", mock_qpu(4))
+    fake("LeapHybridSampler", FakeHybrid())
+    fake("LeapHybridCQMSampler", FakeCqmSampler(problem))
+    qpu = get_backend("dwave-qpu", solver="Advantage_system4.1", eta=False, num_reads=10)
+    for backend in (qpu, get_backend("leap-hybrid"), get_backend("leap-cqm")):
+        for _ in range(2):
+            result = backend.solve(problem)
+            assert result.objective == pytest.approx(problem.objective(result.rule))
+    assert built == [("DWaveSampler", {"solver": "Advantage_system4.1"}), ("LeapHybridSampler", {}),
+                     ("LeapHybridCQMSampler", {})]

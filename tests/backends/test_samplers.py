@@ -1,0 +1,110 @@
+import dimod
+import numpy as np
+import pytest
+
+from boolrules.backends import get_backend
+from boolrules.backends.samplers import ExactBackend, SimulatedAnnealingBackend
+from boolrules.formulations import depth_one
+
+FAST = {
+    "sa": {"num_reads": 20, "num_sweeps": 300},
+    "tabu": {"num_reads": 4, "timeout": 20},
+    "steepest": {"num_reads": 100},
+}
+
+
+@pytest.fixture(scope="module")
+def planted():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (30, 6), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 3]).astype(np.uint8)
+    return depth_one(X, y, "Or", max_num_literals=2)
+
+
+def tiny(operator, seed, n=4):
+    """n samples, 2 features, 1 literal: a with-η QUBO small enough for exhaustive search (13 variables
+    for Or with n = 4, 16 for AtLeast with n = 3)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, 2), dtype=np.uint8)
+    y = np.array([0, 1, *rng.integers(0, 2, n - 2)], dtype=np.uint8)
+    return depth_one(X, y, operator, max_num_literals=1)
+
+
+@pytest.mark.parametrize("name", FAST)
+@pytest.mark.parametrize("eta", [True, False])
+def test_samplers_find_the_planted_rule(planted, name, eta):
+    result = get_backend(name, seed=1, eta=eta, **FAST[name]).solve(planted)
+    assert result.status == "feasible" and result.backend == name
+    assert result.objective == pytest.approx(planted.objective(result.rule))
+    assert result.objective <= planted.weights.max()  # the planted rule (0) or at most one error away
+    assert isinstance(result.raw, dimod.SampleSet)
+    assert len(result.raw) == FAST[name]["num_reads"]
+    assert result.solver_objective == pytest.approx(result.raw.first.energy)
+
+
+@pytest.mark.parametrize("name", ["sa", "steepest"])
+def test_same_seed_same_result(planted, name):
+    first, second = (get_backend(name, seed=7, **FAST[name]).solve(planted) for _ in range(2))
+    assert first.rule == second.rule
+    np.testing.assert_array_equal(first.raw.record.energy, second.raw.record.energy)
+
+
+def test_neal_is_an_alias_of_sa(planted):
+    neal, sa = get_backend("neal", seed=3, **FAST["sa"]), get_backend("sa", seed=3, **FAST["sa"])
+    assert type(neal) is type(sa) is SimulatedAnnealingBackend
+    assert neal.solve(planted).rule == sa.solve(planted).rule
+
+
+def test_per_call_options_reach_the_sampler(planted):
+    result = get_backend("sa", seed=1).solve(planted, num_reads=5, num_sweeps=50)
+    assert len(result.raw) == 5
+
+
+@pytest.mark.parametrize("operator, seed, n", [("Or", 0, 4), ("And", 1, 4), ("AtLeast", 2, 3), ("AtMost", 3, 3)])
+def test_exact_returns_the_ilp_optimum(operator, seed, n):
+    problem = tiny(operator, seed, n)
+    result = get_backend("exact").solve(problem)
+    optimum = get_backend("highs").solve(problem)
+    assert result.objective == pytest.approx(optimum.objective), optimum
+    assert result.objective == pytest.approx(problem.objective(result.rule))
+    assert len(result.raw) == 1  # only the ground state is kept
+
+
+def test_exact_refuses_large_qubos_and_says_how_to_shrink(planted):
+    assert planted.to_qubo().num_variables >= 26
+    pattern = (r"the QUBO has \d+ variables, more than the exact backend's max_variables=25 .*fewer samples, "
+               r"fewer features, a smaller max_num_literals.*another backend")
+    with pytest.raises(ValueError, match=pattern):
+        get_backend("exact").solve(planted)
+    with pytest.raises(ValueError, match="max_variables=5"):
+        get_backend("exact", max_variables=5).solve(tiny("Or", 0))
+    with pytest.raises(ValueError, match="max_variables=5"):  # per call, as in the constructor
+        ExactBackend().solve(tiny("Or", 0), max_variables=5)
+    with pytest.raises(ValueError, match="max_variables must be >= 1"):
+        ExactBackend().solve(tiny("Or", 0), max_variables=0)
+
+
+@pytest.mark.parametrize(
+    "name, options, error, match",
+    [
+        ("sa", {"num_reads": 0}, ValueError, "num_reads must be >= 1, got 0"),
+        ("sa", {"num_sweeps": 2.5}, TypeError, "num_sweeps must be an integer"),
+        ("sa", {"seed": -1}, ValueError, "seed must be >= 0"),
+        ("sa", {"beta_range": (2.0, 1.0)}, ValueError, "beta_range must satisfy 0 < hot <= cold"),
+        ("sa", {"beta_range": 3}, ValueError, r"beta_range must be a pair \(hot, cold\)"),
+        ("sa", {"penalty": "huge"}, ValueError, "penalty must be one of sufficient, calibrated"),
+        ("tabu", {"timeout": 0}, ValueError, "timeout must be >= 1"),
+        ("steepest", {"slack": "maximal"}, ValueError, "slack must be one of"),
+        ("steepest", {"num_read": 10}, ValueError, r"unknown option\(s\) \['num_read'\] .*num_reads"),
+        ("exact", {"max_variables": 0}, ValueError, "max_variables must be >= 1"),
+        ("exact", {"eta": "yes"}, TypeError, "eta must be true or false"),
+    ],
+)
+def test_bad_options_are_named(name, options, error, match):
+    with pytest.raises(error, match=match):
+        get_backend(name, **options)
+
+
+def test_penalty_defaults():
+    assert get_backend("sa").penalty == get_backend("tabu").penalty == get_backend("steepest").penalty == "calibrated"
+    assert get_backend("exact").penalty == "sufficient"

@@ -1,0 +1,199 @@
+import json
+import shutil
+
+import dimod
+import highspy
+import numpy as np
+import pytest
+from qiskit import qasm3
+
+from boolrules.backends import get_backend
+from boolrules.backends.qaoa import qaoa_circuit
+from boolrules.formulations import depth_one
+from boolrules.formulations import export as export_module
+from boolrules.formulations.export import (
+    LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file, lp_name, to_cqm,
+)
+
+
+@pytest.fixture(scope="module")
+def problem():
+    """12 random rows x 4 features, AtLeast (so the model has the integer k)."""
+    X = np.random.default_rng(0).integers(0, 2, (12, 4), dtype=np.uint8)
+    return depth_one(X, np.array([0, 1] * 6, np.uint8), "AtLeast", max_num_literals=2, lam=0.05)
+
+
+@pytest.fixture(scope="module")
+def qubo(problem):
+    return problem.to_qubo(eta=False, penalty="calibrated")
+
+
+@pytest.fixture(scope="module")
+def samples(qubo):
+    return np.random.default_rng(1).integers(0, 2, (50, qubo.num_variables))
+
+
+def loaded_energies(model, format, qubo, samples):
+    """Energies of `samples` (0/1, in `qubo.labels` order) under a model loaded from a `format` file."""
+    labels = {"qubo": range(qubo.num_variables), "lp": [lp_name(v) for v in qubo.labels]}.get(format, qubo.labels)
+    spins = model.vartype is dimod.SPIN
+    return model.energies((2 * samples - 1 if spins else samples, labels))
+
+
+@pytest.mark.parametrize("format", ["bqm", "json", "ising", "qubo", "lp"])
+def test_qubo_round_trip_keeps_every_energy(tmp_path, qubo, samples, format):
+    path = qubo.export(tmp_path / f"qubo.{format}", format)
+    assert sorted(tmp_path.iterdir()) == [path]
+    model = load_qubo_file(path, format)
+    assert model.num_variables == qubo.num_variables
+    assert model.vartype is (dimod.SPIN if format == "ising" else dimod.BINARY)
+    np.testing.assert_allclose(loaded_energies(model, format, qubo, samples), qubo.energy(samples), rtol=1e-10,
+                               atol=1e-9)
+
+
+def test_bqm_json_and_ising_keep_the_labels(tmp_path, qubo):
+    for format in ("bqm", "json", "ising"):
+        assert set(load_qubo_file(export_qubo(qubo, tmp_path / format, format), format).variables) == set(qubo.labels)
+
+
+def test_cqm_round_trip_is_the_standard_form(tmp_path, problem, qubo):
+    cqm = load_qubo_file(qubo.export(tmp_path / "problem.cqm", "cqm"), "cqm")
+    form = problem.standard_form
+    assert cqm.is_equal(to_cqm(problem))
+    assert sorted(cqm.constraints) == sorted(form.row_names)
+    assert {cqm.vartype(v) for v in cqm.variables} == {dimod.BINARY, dimod.INTEGER}
+    rng = np.random.default_rng(2)
+    upper = form.var_upper.astype(int)
+    x = rng.integers(0, upper + 1, (50, len(upper)))
+    with_eta = x.copy()  # η_i = 1 satisfies every sample row, so many of these are feasible
+    with_eta[:, [i for i, n in enumerate(form.var_names) if n.startswith("eta[")]] = 1
+    x = np.vstack([x, with_eta, np.where(np.char.startswith(form.var_names, "eta["), 1, 0)])
+    np.testing.assert_allclose(cqm.objective.energies((x, form.var_names)), x @ form.c + form.c0)
+    Ax = form.A @ x.T
+    expected = ((Ax >= form.lower[:, None] - 1e-9) & (Ax <= form.upper[:, None] + 1e-9)).all(axis=0)
+    feasible = np.array([cqm.check_feasible(dict(zip(form.var_names, row))) for row in x])
+    assert np.array_equal(feasible, expected) and 0 < feasible.sum() < len(x)
+
+
+def test_qasm3_is_the_qaoa_ansatz_with_symbolic_angles(tmp_path, qubo):
+    text = qubo.export(tmp_path / "qaoa.qasm", "qasm3").read_text()
+    assert text == qasm3.dumps(qaoa_circuit(qubo))
+    assert text.startswith("OPENQASM 3.0;") and f"qubit[{qubo.num_variables}] q;" in text
+    assert text.count("input float[64]") == 2  # β and γ of reps=1, left for the user to bind
+
+
+@pytest.mark.parametrize("format", PROBLEM_FORMATS)
+def test_problem_files_are_the_model(tmp_path, problem, format):
+    path = problem.export(tmp_path / f"model.{format}", format)
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
+    lp = highs.getLp()
+    assert (highs.getNumCol(), highs.getNumRow()) == (problem.num_variables, problem.num_constraints)
+    assert set(lp.col_names_) == {lp_name(v) for v in problem.standard_form.var_names}  # Pyomo's symbolic names
+    highs.run()
+    assert highs.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    assert highs.getInfo().objective_function_value == pytest.approx(get_backend("highs").solve(problem).objective)
+
+
+@pytest.mark.parametrize("format", LOAD_FORMATS)
+def test_truncated_files_are_refused(tmp_path, qubo, format):
+    path = qubo.export(tmp_path / f"qubo.{format}", "cqm" if format == "cqm" else format)
+    data = path.read_bytes()
+    for keep in (len(data) // 3, len(data) - 10):
+        path.write_bytes(data[:keep])
+        with pytest.raises(ValueError, match=f"is not a valid '{format}' file"):
+            load_qubo_file(path, format)
+
+
+@pytest.mark.parametrize("format, written_as", [
+    ("bqm", "json"), ("json", "qubo"), ("ising", "json"), ("qubo", "ising"), ("lp", "qubo"), ("cqm", "bqm"),
+    ("json", "bqm"),
+])
+def test_files_of_another_format_are_refused(tmp_path, qubo, format, written_as):
+    path = qubo.export(tmp_path / "model", written_as)
+    with pytest.raises(ValueError, match=f"{path} is not a valid '{format}' file"):
+        load_qubo_file(path, format)
+
+
+def test_a_model_lp_with_constraints_is_no_qubo(tmp_path, problem):
+    path = problem.export(tmp_path / "model.lp", "lp")
+    with pytest.raises(ValueError, match=f"has {problem.num_constraints} constraints; a QUBO has none"):
+        load_qubo_file(path, "lp")
+
+
+@pytest.mark.parametrize("format, edit, match", [
+    ("json", lambda obj: {**obj, "linear_biases": ["x", *obj["linear_biases"][1:]]}, "could not convert"),
+    ("json", lambda obj: {**obj, "quadratic_head": [10**6, *obj["quadratic_head"][1:]]}, "must be variable indices"),
+    ("json", lambda obj: {**obj, "quadratic_tail": obj["quadratic_tail"][1:]}, "and num_interactions disagree"),
+    ("json", lambda obj: {**obj, "type": "DiscreteQuadraticModel"}, "not a serialized dimod BQM"),
+    ("json", lambda obj: {**obj, "offset": float("nan")}, "must be finite"),
+    ("ising", lambda obj: {**obj, "J": [["a", "b"]]}, r'"J" be a list of \[u, v, bias\]'),
+    ("ising", lambda obj: {**obj, "extra": 1}, "an Ising file holds exactly"),
+])
+def test_corrupt_json_is_refused(tmp_path, qubo, format, edit, match):
+    path = qubo.export(tmp_path / "qubo.json", format)
+    path.write_text(json.dumps(edit(json.loads(path.read_text()))))
+    with pytest.raises(ValueError, match=match):
+        load_qubo_file(path, format)
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda lines: lines + ["0 999 1.0"], r"variable numbers must be integers 0\.\.\d+"),
+    (lambda lines: lines[:-1], r"the header announces \d+ nodes and \d+ couplers, the file has"),
+    (lambda lines: [line for line in lines if not line.startswith("p")], "line 3: data before the 'p qubo' header"),
+    (lambda lines: [line for line in lines if line.startswith("c")], "no 'p qubo' header"),
+    (lambda lines: lines + ["0 1 nan"], "must be finite"),
+    (lambda lines: lines + ["0 1"], r"expected 'i j bias', got '0 1'"),
+])
+def test_corrupt_qbsolv_is_refused(tmp_path, qubo, edit, match):
+    path = qubo.export(tmp_path / "qubo.qubo", "qubo")
+    path.write_text("\n".join(edit(path.read_text().splitlines())))
+    with pytest.raises(ValueError, match=match):
+        load_qubo_file(path, "qubo")
+
+
+def test_corrupt_bqm_header_is_refused(tmp_path, qubo):
+    path = qubo.export(tmp_path / "qubo.bqm", "bqm")
+    data = bytearray(path.read_bytes())
+    data[0:8] = b"NOTDIMOD"
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="does not start with DIMODBQM"):
+        load_qubo_file(path, "bqm")
+
+
+def test_unknown_formats_list_the_known_ones(tmp_path, problem, qubo):
+    with pytest.raises(ValueError, match="unknown QUBO export format 'xlsx'; formats: bqm, json, cqm, ising, qubo, lp, "
+                                         "qasm3"):
+        export_qubo(qubo, tmp_path / "q.xlsx", "xlsx")
+    with pytest.raises(ValueError, match="unknown model export format 'bqm'; formats: lp, mps"):
+        export_problem(problem, tmp_path / "m.bqm", "bqm")
+    with pytest.raises(ValueError, match="unknown QUBO file format 'qasm3'; formats: bqm, json, ising, qubo, lp, cqm"):
+        load_qubo_file(tmp_path / "q.qasm", "qasm3")
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        load_qubo_file(tmp_path / "missing.bqm", "bqm")
+    assert set(QUBO_FORMATS) >= set(LOAD_FORMATS)
+
+
+def test_a_failed_write_leaves_no_partial_file(tmp_path, qubo, monkeypatch):
+    path = tmp_path / "qubo.bqm"
+    path.write_text("the previous export")
+
+    def disk_full(source, target):
+        target.write(source.read(100))
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(shutil, "copyfileobj", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        qubo.export(path, "bqm")
+    assert path.read_text() == "the previous export" and list(tmp_path.iterdir()) == [path]
+
+
+def test_a_failed_rename_leaves_no_file(tmp_path, problem, monkeypatch):
+    def fail(src, dst):
+        raise PermissionError("read-only directory")
+
+    monkeypatch.setattr(export_module.os, "replace", fail)
+    with pytest.raises(PermissionError):
+        problem.export(tmp_path / "model.mps", "mps")
+    assert list(tmp_path.iterdir()) == []
