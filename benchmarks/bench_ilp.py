@@ -218,7 +218,7 @@ def enumerate_table1(X: np.ndarray, y: np.ndarray) -> dict:
     n, m = X.shape
     L = np.hstack([X, 1 - X]).astype(np.float64)
     pos, neg = y == 1, y == 0
-    P, N = int(pos.sum()), int(neg.sum())
+    P = int(pos.sum())
     GP, GN = L[pos].T @ L[pos], L[neg].T @ L[neg]
     sP, sN = np.diag(GP), np.diag(GN)
     feature = np.arange(2 * m) % m

@@ -18,7 +18,8 @@ Prints exactly one JSON line to stdout with the keys ``seconds`` (wall time of
 ``train_balanced_accuracy`` (of ``best_rule_`` on the training data), ``rule``
 (``str(best_rule_)``) and ``complexity`` (``best_rule_.complexity()``), plus a few
 informational keys (``mode``, ``max_complexity``, ``seed``, ``num_starts``,
-``num_iterations``, ``depth``, ``best_score``).
+``num_iterations``, ``depth``, ``best_score``), and ``test_balanced_accuracy`` with
+``--test-data TEST.npz``.
 
 ``--patched``: boolxai 1.0.0 spends most of its time in a redundant input check.
 ``Rule.evaluate(X, check=True)`` runs ``check_binary(np.unique(X))``, and every operator
@@ -63,6 +64,7 @@ def parse_args(argv=None):
     parser.add_argument("--num-starts", type=int, default=20)
     parser.add_argument("--num-iterations", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--test-data", default=None, help="npz file with held-out X and y to score the rule on")
     parser.add_argument(
         "--patched",
         action="store_true",
@@ -127,6 +129,10 @@ def main(argv=None):
         "best_score": float(clf.best_score_),
         "boolxai_version": boolxai.__version__,
     }
+    if args.test_data:
+        with np.load(args.test_data) as test:
+            X_test, y_test = np.asarray(test["X"], dtype=np.uint8), np.asarray(test["y"], dtype=np.int64)
+        result["test_balanced_accuracy"] = float(balanced_accuracy_score(y_test, rule.evaluate(X_test, check=False)))
     sys.stdout.write(json.dumps(result) + "\n")
     sys.stdout.flush()
     return 0

@@ -85,7 +85,7 @@ def reference_energy(problem, qubo, sample):
         form.c[j] * x[j] for j, n in enumerate(form.var_names) if n.startswith("eta["))
     row_of = {name: r for r, name in enumerate(form.row_names)}
     weights = {}
-    for r, name in enumerate(form.row_names):
+    for name in form.row_names:
         m = re.match(r"^(\w+)\[(\d+)\]$", name)
         sample_row = m and m.group(1) in {b.name for b in problem.row_blocks}
         weights[name] = qubo.penalties.soft * problem.weights[int(m.group(2))] if sample_row else qubo.penalties.hard

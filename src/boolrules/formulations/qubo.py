@@ -93,8 +93,8 @@ class PenaltyQubo:
         keep, lower, upper, row_weight, group_rows = _merge_parallel_rows(form, group_rows)
         A = form.A[keep]
         names = [form.row_names[r] for r in keep]
-        merged = LinearForm(A, lower, upper, form.c, form.c0, form.var_lower, form.var_upper,
-                            form.var_names, names, row_weight, form.row_sample[keep], form.groups, form.group_bound)
+        merged = LinearForm(A, lower, upper, form.c, form.c0, form.var_lower, form.var_upper, form.var_names,
+                            names, row_weight, form.row_sample[keep], form.groups, form.group_bound)
         b_lo, b_hi = body_bounds(merged, group_rows)
         low = np.maximum(lower, b_lo)
         high = np.minimum(upper, b_hi)

@@ -94,8 +94,7 @@ class BinaryExpansion:
             bad = form.var_names[int(np.argmax(hi < lo))]
             raise ValueError(f"variable {bad} has an empty range")
         integer = (hi - lo) > 1
-        span = np.where(integer, hi - lo, 1)
-        owner, position, weight = capped_binary_weights(np.where(integer, span, 0))
+        owner, position, weight = capped_binary_weights(np.where(integer, hi - lo, 0))
         binary_cols = np.flatnonzero(~integer)
         num_new = len(binary_cols) + len(owner)
         rows = np.concatenate([binary_cols, owner])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .nodes import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Rule, Zero
+from .nodes import And, AtLeast, AtMost, Literal, One, Operator, Or, Rule, Zero
 
 __all__ = ["BitMatrix", "evaluate", "check_binary_matrix"]
 
