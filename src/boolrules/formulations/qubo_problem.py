@@ -32,11 +32,8 @@ def _linear_form(problem) -> tuple[LinearForm, np.ndarray]:
     row_weight = np.where(row_sample >= 0, problem.weights[np.maximum(row_sample, 0)], 0.0)
     groups = np.array([0 if name.startswith(("b[", "bt[")) else -1 for name in form.var_names])
     group_rows = np.array([0 if name in ("max_literals", "min_literals") else -1 for name in form.row_names])
-    linear = LinearForm(
-        form.A, form.lower, form.upper, form.c, form.c0, form.var_lower, form.var_upper,
-        list(form.var_names), list(form.row_names), row_weight, row_sample, groups,
-        np.array([problem.max_num_literals]),
-    )
+    linear = LinearForm(**vars(form), row_weight=row_weight, row_sample=row_sample, groups=groups,
+                        group_bound=np.array([problem.max_num_literals]))
     return linear, group_rows
 
 

@@ -13,24 +13,18 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
+from .problem import StandardForm
+
 __all__ = ["LinearForm", "FixToZero", "BinaryExpansion", "capped_binary_weights"]
 
 
 @dataclass(frozen=True)
-class LinearForm:
-    """`lower <= A x <= upper`; objective `c x + c0`; `row_sample[r]` is the sample a soft row
-    belongs to (-1 for hard rows) and `row_weight[r]` its weight; `groups` maps a variable to a
-    cardinality group id (-1: none) whose members sum to at most `group_bound[id]`."""
+class LinearForm(StandardForm):
+    """A standard form with what the QUBO compiler needs to know of its rows and variables:
+    `row_sample[r]` is the sample a soft row belongs to (-1 for hard rows) and `row_weight[r]`
+    its weight; `groups` maps a variable to a cardinality group id (-1: none) whose members sum
+    to at most `group_bound[id]`."""
 
-    A: sp.csr_matrix
-    lower: np.ndarray
-    upper: np.ndarray
-    c: np.ndarray
-    c0: float
-    var_lower: np.ndarray
-    var_upper: np.ndarray
-    var_names: list
-    row_names: list
     row_weight: np.ndarray
     row_sample: np.ndarray
     groups: np.ndarray
