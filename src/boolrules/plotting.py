@@ -1,11 +1,14 @@
-"""Plots of search results: the annealing trajectory of each start, with non-local moves marked
-(paper Figures 6 and 8)."""
+"""Plots of search results and QUBOs: the annealing trajectory of each start with non-local moves
+marked (paper Figures 6 and 8), score against complexity per method, a QUBO's matrix and its
+coefficient magnitudes."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["plot_trajectory"]
+__all__ = ["plot_trajectory", "plot_pareto", "plot_qubo", "plot_coefficients"]
+
+_PIXELS = 500  # most cells per side of the plot_qubo image
 
 
 def plot_trajectory(starts, ax=None):
@@ -45,4 +48,128 @@ def plot_trajectory(starts, ax=None):
     twin.set_yscale("log")
     twin.set_ylabel("temperature")
     ax.legend(loc="lower right")
+    return ax
+
+
+def plot_pareto(results, ax=None):
+    """Score against complexity, one line per method with mean ± standard deviation error bars over
+    the repeats (no bar for a single repeat).
+
+    `results` is a DataFrame or a list of dicts with columns `method`, `complexity` and `score`,
+    several rows per (method, complexity) for the repeats (splits, seeds).
+    """
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    frame = pd.DataFrame(results)
+    missing = [c for c in ("method", "complexity", "score") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"results need the columns method, complexity and score; missing {missing}")
+    if frame.empty:
+        raise ValueError("results hold no rows")
+    for column in ("complexity", "score"):
+        if not pd.api.types.is_numeric_dtype(frame[column]) or not np.isfinite(frame[column].to_numpy(float)).all():
+            raise ValueError(f"results column {column!r} must hold finite numbers")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    stats = frame.groupby(["method", "complexity"], sort=False)["score"].agg(["mean", "std"]).fillna(0.0)
+    for method, group in stats.groupby(level="method", sort=False):
+        group = group.droplevel("method").sort_index()
+        ax.errorbar(group.index.to_numpy(float), group["mean"].to_numpy(float), yerr=group["std"].to_numpy(float),
+                    marker="o", ms=4, capsize=3, label=str(method))
+    ax.set_xlabel("complexity")
+    ax.set_ylabel("score")
+    ax.legend()
+    return ax
+
+
+def _blocks(labels) -> np.ndarray:
+    """The block of each QUBO label: its name before "[" or "#" (b, bt, eta, q, k), "slack" for s[...]."""
+    return np.array(["slack" if str(v).startswith("s[") else str(v).split("[", 1)[0].split("#", 1)[0]
+                     for v in labels])
+
+
+def plot_qubo(qubo, ax=None, max_variables=2000):
+    """Heat map of the QUBO matrix (upper triangular: linear biases on the diagonal, quadratic
+    ones above it) on a symmetric log colour scale, variables grouped by block with the block
+    boundaries drawn; zero entries are left blank.
+
+    Above `_PIXELS` variables a cell covers several variables and shows their largest-magnitude
+    bias, so that sparse couplings stay visible. QUBOs of more than `max_variables` variables are
+    refused (None: no limit).
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import SymLogNorm
+
+    if not hasattr(qubo, "bqm") or not hasattr(qubo, "labels"):
+        raise TypeError(f"qubo must be a QuboProblem (with .bqm and .labels), got {type(qubo).__name__}")
+    n = len(qubo.labels)
+    if n == 0:
+        raise ValueError("the QUBO has no variables")
+    if max_variables is not None and n > max_variables:
+        raise ValueError(f"the QUBO has {n} variables, more than max_variables={max_variables}; pass a larger "
+                         f"max_variables (or None) to draw it anyway")
+    blocks = _blocks(qubo.labels)
+    _, first, codes = np.unique(blocks, return_index=True, return_inverse=True)
+    rank = np.argsort(np.argsort(first))  # each block's rank by first appearance
+    order = np.argsort(rank[codes], kind="stable")  # variables with each block contiguous
+    position = np.empty(n, dtype=np.int64)
+    position[order] = np.arange(n)
+    linear, (row, col, quadratic), _ = qubo.bqm.binary.to_numpy_vectors(qubo.labels)
+    row, col = position[row], position[col]
+    rows = np.concatenate([position, np.minimum(row, col)])
+    cols = np.concatenate([position, np.maximum(row, col)])
+    values = np.concatenate([linear, quadratic])
+    keep = values != 0
+    rows, cols, values = rows[keep], cols[keep], values[keep]
+    step = -(-n // _PIXELS)  # variables per cell
+    size = -(-n // step)
+    cell = rows // step * size + cols // step
+    by_cell = np.lexsort((np.abs(values), cell))  # within a cell, the largest |bias| comes last
+    last = by_cell[np.r_[cell[by_cell][1:] != cell[by_cell][:-1], True]] if cell.size else by_cell
+    matrix = np.ma.masked_all((size, size))
+    matrix.flat[cell[last]] = values[last]
+    vmax = np.abs(values).max() if values.size else 1.0
+    norm = SymLogNorm(linthresh=np.abs(values).min() if values.size else 1.0, vmin=-vmax, vmax=vmax)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 5.5))
+    image = ax.imshow(matrix, cmap="RdBu_r", norm=norm, interpolation="nearest",
+                      extent=(-0.5, size * step - 0.5, size * step - 0.5, -0.5))
+    ax.set(xlim=(-0.5, n - 0.5), ylim=(n - 0.5, -0.5))
+    ax.figure.colorbar(image, ax=ax, label="bias")
+    sorted_blocks = blocks[order]
+    starts = np.flatnonzero(np.r_[True, sorted_blocks[1:] != sorted_blocks[:-1]])
+    for start in starts[1:]:
+        ax.axhline(start - 0.5, color="0.3", lw=0.6)
+        ax.axvline(start - 0.5, color="0.3", lw=0.6)
+    middles = (starts + np.r_[starts[1:], n]) / 2 - 0.5
+    ax.set_xticks(middles, sorted_blocks[starts], rotation=90)
+    ax.set_yticks(middles, sorted_blocks[starts])
+    ax.set_title(f"QUBO matrix, {n} variables")
+    return ax
+
+
+def plot_coefficients(qubo, ax=None):
+    """Histogram of the nonzero |bias| values, linear and quadratic, on log-spaced bins and a log
+    axis: its width is the dynamic range a sampler or QPU has to resolve."""
+    import matplotlib.pyplot as plt
+
+    if not hasattr(qubo, "bqm") or not hasattr(qubo, "labels"):
+        raise TypeError(f"qubo must be a QuboProblem (with .bqm and .labels), got {type(qubo).__name__}")
+    linear, (_, _, quadratic), _ = qubo.bqm.binary.to_numpy_vectors(qubo.labels)
+    linear, quadratic = np.abs(linear[linear != 0]), np.abs(quadratic[quadratic != 0])
+    both = np.concatenate([linear, quadratic])
+    if not both.size:
+        raise ValueError("the QUBO has no nonzero bias")
+    low, high = both.min(), both.max()
+    bins = np.geomspace(low, high, 40) if high > low else np.array([low / 2, low * 2])
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 3.5))
+    ax.hist([linear, quadratic], bins=bins, label=["linear", "quadratic"])
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("|bias|")
+    ax.set_ylabel("count")
+    ax.set_title(f"dynamic range {high / low:.3g}")
+    ax.legend()
     return ax

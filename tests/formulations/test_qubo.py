@@ -210,3 +210,15 @@ def test_bad_compile_arguments(kwargs, match):
     problem = depth_one(X, np.array([0, 1, 0, 1, 1, 0]), "Or", max_num_literals=2)
     with pytest.raises(ValueError, match=match):
         problem.to_qubo(**kwargs)
+
+
+def test_no_floating_point_residues_in_the_bqm():
+    X = np.random.default_rng(3).integers(0, 2, (30, 5), dtype=np.uint8)
+    y = np.random.default_rng(4).integers(0, 2, 30).astype(np.uint8)
+    y[:2] = [0, 1]
+    problem = depth_one(X, y, "AtLeast", max_num_literals=3, sample_weight=np.linspace(0.1, 0.7, 30))
+    for eta in (True, False):
+        bqm = problem.to_qubo(eta=eta, penalty={"soft": 0.2, "hard": 1.3}).bqm
+        linear, (_, _, quadratic), _ = bqm.to_numpy_vectors()
+        biases = np.abs(np.concatenate([linear, quadratic]))
+        assert not ((biases > 0) & (biases < 1e-9 * biases.max())).any()

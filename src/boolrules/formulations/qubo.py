@@ -161,6 +161,12 @@ class PenaltyQubo:
         rows = np.concatenate([upper.row, self.pairs[:, 0]])
         cols = np.concatenate([upper.col, self.pairs[:, 1]])
         data = np.concatenate([2 * upper.data, pair_w])
+        # Terms that cancel in exact arithmetic leave ~1e-17 residues; they are noise, not biases
+        # (and they upset downstream tools such as Qiskit's transpiler), so they become exact zeros.
+        noise = 1e-12 * max(np.abs(linear).max(initial=0), np.abs(data).max(initial=0))
+        linear = np.where(np.abs(linear) < noise, 0.0, linear)
+        keep = np.abs(data) >= noise
+        rows, cols, data = rows[keep], cols[keep], data[keep]
         offset = float(self.d @ (W * self.d)) + self.c0
         return dimod.BinaryQuadraticModel.from_numpy_vectors(
             linear, (rows, cols, data), offset, dimod.BINARY, variable_order=self.labels
