@@ -125,7 +125,7 @@ def part2(args, tmp):
         np.savez(train, X=X[:half], y=y[:half])
         np.savez(test, X=X[half:], y=y[half:])
         theirs = run_boolxai(args.boolxai_python, train, 10, args.num_starts, args.num_iterations, seed, True, test)
-        probe = run_ours(X[:half], y[:half], 10, 2, args.num_iterations, seed)
+        probe = run_ours(X[:half], y[:half], 10, 2, 4 * args.num_iterations, seed)
         iterations = int(theirs["cpu_seconds"] * probe["iterations_per_cpu_second"] / args.num_starts)
         ours = run_ours(X[:half], y[:half], 10, args.num_starts, iterations, seed)
         ours_test = ours["model"].score(X[half:], y[half:])
@@ -145,12 +145,14 @@ def main(argv=None):
     parser.add_argument("--stock-starts", type=int, default=2, help="starts for the slow stock boolxai")
     parser.add_argument("--complexities", type=int, nargs="+", default=[4, 6, 10])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--skip-part1", action="store_true")
     parser.add_argument("--skip-part2", action="store_true")
     args = parser.parse_args(argv)
     if not Path(args.boolxai_python).exists():
         sys.exit(f"no python at {args.boolxai_python}; see the set-up line in this script's docstring")
     with tempfile.TemporaryDirectory() as tmp:
-        part1(args, Path(tmp))
+        if not args.skip_part1:
+            part1(args, Path(tmp))
         if not args.skip_part2:
             part2(args, Path(tmp))
 

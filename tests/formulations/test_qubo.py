@@ -222,3 +222,31 @@ def test_no_floating_point_residues_in_the_bqm():
         linear, (_, _, quadratic), _ = bqm.to_numpy_vectors()
         biases = np.abs(np.concatenate([linear, quadratic]))
         assert not ((biases > 0) & (biases < 1e-9 * biases.max())).any()
+
+
+def test_polish_never_worsens_and_reaches_a_swap_optimum():
+    from boolrules.formulations.repair import polish, repair_values, selection_objectives
+
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 2, (60, 6), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    for operator in OPERATORS:
+        problem = depth_one(X, y, operator, max_num_literals=3, min_num_literals=1)
+        start = repair_values(problem, np.array([0, 0, 0, 0, 1, 1]), np.zeros(6))
+        polished = polish(problem, start)
+        before, after = problem.objective(problem.decode(start)), problem.objective(problem.decode(polished))
+        assert after <= before + 1e-12
+        chosen = np.concatenate([polished["b"], polished["bt"]]).astype(bool)
+        truth = np.concatenate([X, 1 - X], axis=1).astype(int)
+        for j in np.flatnonzero(chosen):  # no single swap improves any further
+            for add in np.flatnonzero(~chosen):
+                if add % 6 != j % 6 and (chosen[add % 6] or chosen[add % 6 + 6]):
+                    continue
+                counts = truth[:, chosen].sum(axis=1) - truth[:, j] + truth[:, add]
+                assert selection_objectives(problem, counts[None, :], int(chosen.sum())).min() >= after - 1e-9
+    problem = depth_one(X, y, "Or", max_num_literals=2)
+    qubo = problem.to_qubo(eta=False)
+    sample = dict.fromkeys(qubo.labels, 0)
+    sample["b[4]"] = sample["b[5]"] = 1
+    rule, objective = qubo.decode_best(dimod.SampleSet.from_samples(sample, dimod.BINARY, 0.0))
+    assert objective == pytest.approx(0.0) and str(rule) == "Or(f0, f1)"

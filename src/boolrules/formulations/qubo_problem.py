@@ -12,7 +12,8 @@ import numpy as np
 from ..rules import Rule
 from .qubo import Penalties, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero, LinearForm
-from .repair import repair
+from .repair import polish as polish_values
+from .repair import repair, repair_values
 
 __all__ = ["QuboProblem", "PENALTY_MODES", "compile_qubo"]
 
@@ -180,16 +181,20 @@ class QuboProblem:
             raise ValueError("decode takes one sample; use decode_best for a SampleSet")
         return repair(self.problem, values[0]["b"], values[0]["bt"])
 
-    def decode_best(self, samples) -> tuple[Rule, float]:
-        """The best repaired rule among several samples and its true objective."""
+    def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
+        """The best repaired rule among several samples and its true objective; with `polish`, that
+        rule is then improved by native literal swaps (`repair.polish`) as far as they help."""
         seen = {}
         for values in self.variable_values(samples):
             key = (values["b"].tobytes(), values["bt"].tobytes())
             if key not in seen:
-                rule = repair(self.problem, values["b"], values["bt"])
-                seen[key] = (self.problem.objective(rule), rule)
-        objective, rule = min(seen.values(), key=lambda item: item[0])
-        return rule, objective
+                repaired = repair_values(self.problem, values["b"], values["bt"])
+                seen[key] = (self.problem.objective(self.problem.decode(repaired)), repaired)
+        _, best = min(seen.values(), key=lambda item: item[0])
+        if polish:
+            best = polish_values(self.problem, best)
+        rule = self.problem.decode(best)
+        return rule, self.problem.objective(rule)
 
     def objective(self, rule: Rule) -> float:
         """True objective of a rule on the problem (weighted errors + λ L)."""

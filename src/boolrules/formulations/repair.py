@@ -11,7 +11,7 @@ import numpy as np
 
 from ..rules import Rule
 
-__all__ = ["repair", "repair_values", "feasible_point", "selection_objectives"]
+__all__ = ["repair", "repair_values", "polish", "feasible_point", "selection_objectives"]
 
 
 def _literal_truth(problem) -> np.ndarray:
@@ -69,9 +69,65 @@ def repair_values(problem, b: np.ndarray, bt: np.ndarray) -> dict:
         add = options[int(np.argmin(best))]
         chosen[add] = True
         counts = counts + truth[:, add]
+    return _selection_values(problem, chosen, counts)
+
+
+def _selection_values(problem, chosen: np.ndarray, counts: np.ndarray) -> dict:
+    """Model values of a literal selection with its best k."""
+    m = problem.num_features
     size = int(chosen.sum())
     k = int(np.argmin(selection_objectives(problem, counts[None, :], size)[0])) if problem.parameterized else None
     return {"b": chosen[:m].astype(np.int64), "bt": chosen[m:].astype(np.int64), "k": k}
+
+
+def polish(problem, values: dict) -> dict:
+    """Native local search on a valid selection: apply the best single change (swap one literal for
+    another, add one, or drop one, within the literal bounds; best k each time) while it lowers
+    the true objective. The QUBO samplers flip one bit at a time, while a literal swap needs two
+    flips through an infeasible state (paper Section 5.6); this step makes that move directly."""
+    m = problem.num_features
+    truth = _literal_truth(problem)
+    chosen = np.concatenate([values["b"], values["bt"]]) > 0.5
+    counts = truth[:, chosen].sum(axis=1)
+    current = selection_objectives(problem, counts[None, :], int(chosen.sum())).min()
+    while True:
+        members = np.flatnonzero(chosen)
+        taken = chosen[:m] | chosen[m:] if problem.exclusive_literals else np.zeros(m, bool)
+        options = np.flatnonzero(~chosen & ~np.concatenate([taken, taken]))
+        size = len(members)
+        best = (current - 1e-12, None)
+        candidates = []
+        if size > problem.min_num_literals and size > 0:
+            drops = counts[None, :] - truth[:, members].T
+            candidates.append((selection_objectives(problem, drops, size - 1).min(axis=1), members, None))
+        if size < problem.max_num_literals and len(options):
+            adds = counts[None, :] + truth[:, options].T
+            candidates.append((selection_objectives(problem, adds, size + 1).min(axis=1), None, options))
+        for objective, drop, add in candidates:
+            i = int(np.argmin(objective))
+            if objective[i] < best[0]:
+                best = (objective[i], (drop[i] if drop is not None else None, add[i] if add is not None else None))
+        feature = np.arange(2 * m) % m
+        for j in members:  # a handful of members; their candidate swaps are scored together
+            allowed = ~chosen & (~np.concatenate([taken, taken]) | (feature == j % m))
+            swaps = np.flatnonzero(allowed)
+            if not len(swaps):
+                continue
+            objective = selection_objectives(problem, (counts - truth[:, j])[None, :] + truth[:, swaps].T, size)
+            objective = objective.min(axis=1)
+            i = int(np.argmin(objective))
+            if objective[i] < best[0]:
+                best = (objective[i], (j, swaps[i]))
+        if best[1] is None:
+            break
+        current, (drop, add) = best
+        if drop is not None:
+            chosen[drop] = False
+            counts = counts - truth[:, drop]
+        if add is not None:
+            chosen[add] = True
+            counts = counts + truth[:, add]
+    return _selection_values(problem, chosen, counts)
 
 
 def feasible_point(problem, values: dict) -> np.ndarray:
