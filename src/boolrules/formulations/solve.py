@@ -24,7 +24,7 @@ from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
 from pyomo.opt import TerminationCondition as LegacyTermination
 
 from .problem import DepthOneProblem
-from .repair import feasible_point, repair_values
+from .repair import feasible_point, polish, repair_values
 
 __all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "solve_ilp"]
 
@@ -100,8 +100,8 @@ def solve_ilp(
 ) -> IlpOutcome:
     """Solve `problem.model` with `solver`; a time-out keeps the incumbent (status `time_limit`).
 
-    `warm_start` hands the solver the greedy rule of `repair` (every literal added where it hurts
-    least, best k) as a first incumbent, where the solver takes one (highs, classic solvers that
+    `warm_start` hands the solver a greedy rule (grown by `repair`, improved by `polish`) as a
+    first incumbent, where the solver takes one (highs, classic solvers that
     are warm-start capable), so a short time limit still returns a rule at least that good."""
     if solver not in ILP_SOLVERS:
         raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
@@ -132,9 +132,10 @@ def _finite(value) -> float | None:
 
 
 def _greedy_point(problem) -> np.ndarray:
-    """A feasible solution vector: the greedy rule grown from no literals (see `repair`)."""
+    """A feasible solution vector: the greedy rule grown from no literals (see `repair`), improved
+    by literal swaps, additions and removals until none helps (`polish`)."""
     none = np.zeros(problem.num_features)
-    return feasible_point(problem, repair_values(problem, none, none))
+    return feasible_point(problem, polish(problem, repair_values(problem, none, none)))
 
 
 def _solve_highs_matrices(problem, time_limit, mip_gap, threads, tee, start_point) -> IlpOutcome:

@@ -1,0 +1,111 @@
+"""benchmarks/bench_pareto.py: its tasks give the same rows through joblib and Dask; its writers."""
+
+import csv
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_pareto.py"
+
+
+@pytest.fixture(scope="module")
+def bench():
+    """The script as the module `bench_pareto`, importable by name (workers unpickle tasks by it)."""
+    spec = importlib.util.spec_from_file_location("bench_pareto", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_pareto"] = module
+    spec.loader.exec_module(module)
+    sys.path.insert(0, str(BENCH.parent))
+    yield module
+    sys.path.remove(str(BENCH.parent))
+    sys.modules.pop("bench_pareto", None)
+
+
+def tiny_tasks(bench):
+    settings = bench.Settings(splits=2, num_starts=2, num_iterations=30, ilp_time_limit=None)
+    return bench.make_tasks(["parkinsons"], ["native_local", "ilp_or", "single_feature", "decision_tree",
+                                            "decision_tree_nb"], settings, complexities=[3], literals=[1],
+                            depths=[2], nonlocal_datasets=[])
+
+
+def without_time(rows):
+    """Rows in a fixed order with the wall time (the only field allowed to differ) removed."""
+    rows = sorted(rows, key=lambda r: (r["classifier"], r["split"]))
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_joblib_and_dask_give_identical_rows(bench):
+    from distributed import Client, LocalCluster
+    from joblib.externals.loky import get_reusable_executor
+
+    tasks = tiny_tasks(bench)
+    assert len(tasks) == 10
+    # workers started earlier in the session lack benchmarks/ on their path: start fresh ones
+    get_reusable_executor().shutdown(wait=True)
+    by_joblib = list(bench.run_tasks(tasks, n_jobs=2))
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        by_dask = list(bench.run_tasks(tasks, client=client))
+    assert without_time(by_joblib) == without_time(by_dask)
+    for row in by_joblib:
+        assert set(row) == set(bench.FIELDS)
+        assert 0 <= row["test_ba"] <= 1 and row["complexity"] >= 1
+        assert row["n_train"] + row["n_test"] == 156  # 80% of Parkinson's 195 rows
+    single = [r for r in by_joblib if r["classifier"] == "single_feature"]
+    ilp = [r for r in by_joblib if r["classifier"] == "ilp_or"]
+    # an Or of at most one literal, solved to optimality, is the best single literal
+    assert sorted(r["train_ba"] for r in single) == pytest.approx(sorted(r["train_ba"] for r in ilp))
+
+
+def test_split_rows_are_stratified_disjoint_and_prefixes_of_longer_runs(bench):
+    y = np.array([0] * 60 + [1] * 40)
+    for split in range(3):
+        train, test = bench.split_rows(y, 3, 0, split)
+        assert len(train) == 56 and len(test) == 24 and not set(train) & set(test)
+        assert y[train].mean() == pytest.approx(0.4, abs=0.02)
+        longer = bench.split_rows(y, 32, 0, split)
+        assert np.array_equal(train, longer[0]) and np.array_equal(test, longer[1])
+
+
+def fake_rows():
+    rows = []
+    for split, (test, complexity) in enumerate([(0.70, 3), (0.80, 5)]):
+        rows.append({"dataset": "credit_risk", "split": split, "classifier": "native_local",
+                     "parameter": "max_complexity", "value": 5, "train_ba": 0.9, "test_ba": test,
+                     "complexity": complexity, "seconds": 1.5, "status": "", "n_train": 560, "n_test": 240,
+                     "n_features": 60, "rule": "And(x0, x1)"})
+    rows.append({"dataset": "breast_cancer", "split": 0, "classifier": "ilp_or", "parameter": "max_num_literals",
+                 "value": 2, "train_ba": 0.9, "test_ba": 0.85, "complexity": 3, "seconds": 10.0,
+                 "status": "time_limit", "n_train": 318, "n_test": 137, "n_features": 300, "rule": "Or(x0, x1)"})
+    rows.append({"dataset": "breast_cancer", "split": 0, "classifier": "single_feature", "parameter": "",
+                 "value": "", "train_ba": 0.88, "test_ba": 0.86, "complexity": 1, "seconds": 0.1, "status": "",
+                 "n_train": 318, "n_test": 137, "n_features": 300, "rule": "x3"})
+    return rows
+
+
+def test_csv_round_trip_in_fixed_order(bench, tmp_path):
+    rows = fake_rows()
+    bench.write_csv(rows[::-1], tmp_path / "r.csv")
+    with open(tmp_path / "r.csv", newline="") as f:
+        assert next(csv.reader(f)) == bench.FIELDS
+    back = bench.read_csv(tmp_path / "r.csv")
+    # datasets in load_dataset's order, then classifiers in the script's order, then splits
+    assert [(r["dataset"], r["classifier"], r["split"]) for r in back] == [
+        ("breast_cancer", "ilp_or", 0), ("breast_cancer", "single_feature", 0),
+        ("credit_risk", "native_local", 0), ("credit_risk", "native_local", 1)]
+    assert back[2] == rows[0]
+
+
+def test_markdown_reports_mean_std_and_splits(bench, tmp_path):
+    bench.write_markdown(fake_rows(), tmp_path / "r.md", header="# Title\n\nboolxai: not run")
+    text = (tmp_path / "r.md").read_text()
+    assert text.startswith("# Title\n\nboolxai: not run")
+    assert "Splits actually used per point: 1, 2 (4 tasks)" in text
+    assert "| credit_risk | native_local | max_complexity=5 | 2 | 0.7500 ± 0.0500 | 0.9000 ± 0.0000 | 4.00 ± 1.00 | 1.5 |  |" in text
+    assert "| breast_cancer | ilp_or | max_num_literals=2 | 1 | 0.8500 ± 0.0000 |" in text and "| 10.0 | 1 |" in text
+    assert "| breast_cancer | single_feature | - | 1 |" in text
+    bench.write_plot(fake_rows(), tmp_path / "r.png")
+    assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
