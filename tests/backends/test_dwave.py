@@ -93,7 +93,7 @@ def test_more_variables_than_qubits_is_refused_at_once():
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
                                          r"qubits; shrink the problem \(fewer samples, fewer features"):
-        get_backend("dwave-qpu", sampler=mock_qpu(2)).solve(problem)
+        get_backend("dwave-qpu", sampler=mock_qpu(2), eta=True).solve(problem)
     assert time.perf_counter() - start < 5
 
 

@@ -102,7 +102,7 @@ class DWaveQpuBackend(_Cloud, QuboBackend):
     fixed_options = ("sampler", "solver")
 
     def __init__(self, num_reads=100, chain_strength=None, annealing_time=None, solver=None,
-                 embedding_timeout=60, sampler=None, eta=True, penalty="calibrated", slack="minimal"):
+                 embedding_timeout=60, sampler=None, eta=False, penalty="calibrated", slack="minimal"):
         self.num_reads = check_integer(num_reads, "num_reads", 1)
         self.chain_strength = None if chain_strength is None else check_number(chain_strength, "chain_strength", 0)
         self.annealing_time = None if annealing_time is None else check_number(annealing_time, "annealing_time", 0)
@@ -135,7 +135,7 @@ class LeapHybridBackend(_Cloud, QuboBackend):
 
     name = "leap-hybrid"
 
-    def __init__(self, time_limit=None, sampler=None, eta=True, penalty="calibrated", slack="minimal"):
+    def __init__(self, time_limit=None, sampler=None, eta=False, penalty="calibrated", slack="minimal"):
         self.time_limit = _time_limit(time_limit)
         self.sampler = sampler
         self.eta, self.penalty, self.slack = eta, penalty, slack

@@ -45,7 +45,7 @@ class SimulatedAnnealingBackend(QuboBackend):
     name = "sa"
 
     def __init__(self, num_reads=100, num_sweeps=1000, seed=None, beta_range=None,
-                 eta=True, penalty="calibrated", slack="minimal"):
+                 eta=False, penalty="calibrated", slack="minimal"):
         self.num_reads = check_integer(num_reads, "num_reads", 1)
         self.num_sweeps = check_integer(num_sweeps, "num_sweeps", 1)
         self.seed = _seed(seed)
@@ -65,7 +65,7 @@ class TabuBackend(QuboBackend):
 
     name = "tabu"
 
-    def __init__(self, num_reads=10, timeout=100, seed=None, eta=True, penalty="calibrated", slack="minimal"):
+    def __init__(self, num_reads=10, timeout=100, seed=None, eta=False, penalty="calibrated", slack="minimal"):
         self.num_reads = check_integer(num_reads, "num_reads", 1)
         self.timeout = check_integer(timeout, "timeout", 1)
         self.seed = _seed(seed)
@@ -84,7 +84,7 @@ class SteepestDescentBackend(QuboBackend):
 
     name = "steepest"
 
-    def __init__(self, num_reads=100, seed=None, eta=True, penalty="calibrated", slack="minimal"):
+    def __init__(self, num_reads=100, seed=None, eta=False, penalty="calibrated", slack="minimal"):
         self.num_reads = check_integer(num_reads, "num_reads", 1)
         self.seed = _seed(seed)
         self.eta, self.penalty, self.slack = eta, penalty, slack
