@@ -113,8 +113,7 @@ class DWaveQpuBackend(_Cloud, QuboBackend):
         self.solver = solver
         self.embedding_timeout = check_number(embedding_timeout, "embedding_timeout", 0)
         self.sampler = sampler
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
         if sampler is None:
             require_token()
 
@@ -138,8 +137,7 @@ class LeapHybridBackend(_Cloud, QuboBackend):
     def __init__(self, time_limit=None, sampler=None, eta=False, penalty="calibrated", slack="minimal"):
         self.time_limit = _time_limit(time_limit)
         self.sampler = sampler
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
         if sampler is None:
             require_token()
 

@@ -135,8 +135,7 @@ class QaoaBackend(QuboBackend):
         self.shots = check_integer(shots, "shots", 1)
         self.seed = None if seed is None else check_integer(seed, "seed", 0)
         self.max_qubits = check_integer(max_qubits, "max_qubits", 1)
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
 
     def make_sampler(self) -> QAOASampler:
         return QAOASampler()

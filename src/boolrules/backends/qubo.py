@@ -25,14 +25,16 @@ class QuboBackend(Backend):
     penalty: object
     slack: str
 
-    def _check_compile_options(self) -> None:
-        if not isinstance(self.eta, bool):
-            raise TypeError(f"eta must be true or false, got {self.eta!r}")
-        if not (isinstance(self.penalty, dict) or self.penalty in PENALTY_MODES):
+    def _set_compile_options(self, eta, penalty, slack) -> None:
+        """Check and keep the options of `DepthOneProblem.to_qubo` that every QUBO backend takes."""
+        if not isinstance(eta, bool):
+            raise TypeError(f"eta must be true or false, got {eta!r}")
+        if not (isinstance(penalty, dict) or penalty in PENALTY_MODES):
             raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, "
-                             f"got {self.penalty!r}")
-        if self.slack not in SLACK_MODES:
-            raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
+                             f"got {penalty!r}")
+        if slack not in SLACK_MODES:
+            raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {slack!r}")
+        self.eta, self.penalty, self.slack = eta, penalty, slack
 
     def make_sampler(self) -> dimod.Sampler:
         raise NotImplementedError

@@ -50,8 +50,7 @@ class SimulatedAnnealingBackend(QuboBackend):
         self.num_sweeps = check_integer(num_sweeps, "num_sweeps", 1)
         self.seed = _seed(seed)
         self.beta_range = None if beta_range is None else _beta_range(beta_range)
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
 
     def make_sampler(self) -> dimod.Sampler:
         return SimulatedAnnealingSampler()
@@ -69,8 +68,7 @@ class TabuBackend(QuboBackend):
         self.num_reads = check_integer(num_reads, "num_reads", 1)
         self.timeout = check_integer(timeout, "timeout", 1)
         self.seed = _seed(seed)
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
 
     def make_sampler(self) -> dimod.Sampler:
         return TabuSampler()
@@ -87,8 +85,7 @@ class SteepestDescentBackend(QuboBackend):
     def __init__(self, num_reads=100, seed=None, eta=False, penalty="calibrated", slack="minimal"):
         self.num_reads = check_integer(num_reads, "num_reads", 1)
         self.seed = _seed(seed)
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
 
     def make_sampler(self) -> dimod.Sampler:
         return SteepestDescentSolver()
@@ -108,8 +105,7 @@ class ExactBackend(QuboBackend):
 
     def __init__(self, max_variables=25, eta=True, penalty="sufficient", slack="minimal"):
         self.max_variables = check_integer(max_variables, "max_variables", 1)
-        self.eta, self.penalty, self.slack = eta, penalty, slack
-        self._check_compile_options()
+        self._set_compile_options(eta, penalty, slack)
 
     def check_size(self, qubo) -> None:
         if qubo.num_variables > self.max_variables:
