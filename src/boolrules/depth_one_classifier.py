@@ -65,10 +65,13 @@ class DepthOneClassifier(RuleEstimator):
 
     def _validate_params(self):
         _operator_name(self.operator)
-        check_integer(self.max_num_literals, "max_num_literals", 1)
-        check_integer(self.min_num_literals, "min_num_literals", 0, self.max_num_literals)
+        max_lit = check_integer(self.max_num_literals, "max_num_literals", 1)
+        if check_integer(self.min_num_literals, "min_num_literals", 0) > max_lit:
+            raise ValueError(f"min_num_literals must be <= {max_lit} (max_num_literals), got {self.min_num_literals}")
         check_number(self.lam, "lam", 0)
-        if self.metric not in _WEIGHTS:
+        if not isinstance(self.negated, (bool, np.bool_)):
+            raise TypeError(f"negated must be true or false, got {self.negated!r}")
+        if not isinstance(self.metric, str) or self.metric not in _WEIGHTS:
             raise ValueError(f"DepthOneClassifier optimises one of {sorted(_WEIGHTS)}, got metric={self.metric!r}")
         if self.time_limit is not None:
             check_number(self.time_limit, "time_limit", 0)

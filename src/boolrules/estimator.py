@@ -12,7 +12,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    check_consistent_length,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
 
 from .data import QuantileBinarizer
 from .metrics import get_metric, score_counts
@@ -50,7 +55,10 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         """sklearn's input checks (with `y` when given); a DataFrame is passed on as is so the
         binarizer sees its columns and dtypes."""
         if not hasattr(X, "columns"):
-            return validate_data(self, X, *y, reset=reset)
+            try:
+                return validate_data(self, X, *y, reset=reset)
+            except TypeError as err:  # numpy's words for an uncastable object array; name the argument
+                raise TypeError(f"X must hold numbers: {err}") from err
         validated = validate_data(self, X, *y, reset=reset, dtype=None, ensure_all_finite=False)
         return (X, validated[1]) if y else X
 
@@ -70,7 +78,17 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         return check_binary_matrix(self.binarizer_.transform(X), "binarized X")
 
     def fit(self, X, y):
-        """Learn a rule from training data `X` (n x m) and labels `y`."""
+        """Learn a rule from training data `X` (n x m) and labels `y`. A fit that fails or is
+        interrupted (Ctrl-C) raises and leaves the estimator as it was, never half fitted."""
+        state = dict(self.__dict__)
+        try:
+            return self._fit(X, y)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+            raise
+
+    def _fit(self, X, y):
         self._validate_params()
         X, y = self._check_X(X, y, reset=True)
         check_classification_targets(y)
@@ -79,7 +97,10 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes"
             )
-        rng = check_random_state(getattr(self, "random_state", None))
+        try:
+            rng = check_random_state(getattr(self, "random_state", None))
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"random_state must be None, an int in [0, 2**32 - 1] or a RandomState: {err}") from None
         if len(self.classes_) > 2:
             self.estimators_ = []
             for cls in self.classes_:
@@ -112,7 +133,8 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
     def score(self, X, y) -> float:
         """The configured `metric` of the predictions on `X` (accuracy when multi-class)."""
         check_is_fitted(self)
-        y = np.asarray(y)
+        y = column_or_1d(y)
+        check_consistent_length(X, y)
         if self.estimators_ is not None:
             return super().score(X, y)
         predicted = self.predict(X) == self.classes_[1]

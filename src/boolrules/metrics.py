@@ -68,19 +68,34 @@ def get_metric(name: str):
         raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}") from None
 
 
+def _binary_labels(y, name: str) -> np.ndarray:
+    """`y` as a 1-D bool array, or ValueError naming `name` unless it holds 0/1 labels (or bools)."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of 0/1 labels, got an array of shape {y.shape}")
+    if y.dtype != bool and (y.dtype.kind not in "biuf" or not np.isin(y, (0, 1)).all()):
+        raise ValueError(f"{name} must hold 0/1 labels (or bools), got dtype {y.dtype} with other values")
+    return y.astype(bool, copy=False)
+
+
 def score_counts(name: str, y_true, y_pred) -> float:
     """Score 0/1 predictions with the named metric (the positive class is 1)."""
-    y_true = np.asarray(y_true, dtype=bool)
-    y_pred = np.asarray(y_pred, dtype=bool)
+    metric = get_metric(name)
+    y_true = _binary_labels(y_true, "y_true")
+    y_pred = _binary_labels(y_pred, "y_pred")
+    if len(y_true) != len(y_pred):
+        raise ValueError(f"y_true and y_pred must have the same length, got {len(y_true)} and {len(y_pred)}")
+    if not len(y_true):
+        raise ValueError("y_true and y_pred are empty; a score needs at least one sample")
     tp = int(np.count_nonzero(y_true & y_pred))
     fp = int(np.count_nonzero(~y_true & y_pred))
     fn = int(np.count_nonzero(y_true & ~y_pred))
-    return get_metric(name)(tp, fp, fn, len(y_true) - tp - fp - fn)
+    return metric(tp, fp, fn, len(y_true) - tp - fp - fn)
 
 
 def balanced_sample_weight(y) -> np.ndarray:
     """`w_i = n / (2 n_{y_i})` for 0/1 labels: weighted error / n = 1 - balanced accuracy."""
-    y = np.asarray(y).astype(bool)
+    y = _binary_labels(y, "y")
     n = len(y)
     num_pos = int(y.sum())
     if num_pos in (0, n):

@@ -1,15 +1,22 @@
 """The D-Wave backends up to the network edge: mock QPU, fake hybrid samplers, no credentials."""
 
 import time
+from concurrent.futures import Future
 
 import dimod
 import numpy as np
 import pytest
+from dwave.cloud.exceptions import PollingTimeout, SolverFailureError
 from dwave.samplers import SteepestDescentSolver
 from dwave.system.testing import MockDWaveSampler
 
 from boolrules.backends import dwave, get_backend
-from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, require_token
+from boolrules.backends.dwave import (
+    CloudError,
+    LeapCqmBackend,
+    MissingCredentialsError,
+    require_token,
+)
 from boolrules.formulations import depth_one
 from boolrules.formulations.export import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
@@ -244,3 +251,42 @@ def test_with_a_token_the_cloud_samplers_are_built_once(monkeypatch):
             assert result.objective == pytest.approx(problem.objective(result.rule))
     assert built == [("DWaveSampler", {"solver": "Advantage_system4.1"}), ("LeapHybridSampler", {}),
                      ("LeapHybridCQMSampler", {})]
+
+
+# Cloud failures surface when the answer is read (Ocean's sample sets are futures)
+
+
+def failing_sampleset(error):
+    future = Future()
+    future.set_exception(error)
+    return dimod.SampleSet.from_future(future)
+
+
+class Failing:
+    """Stands in for any of the cloud samplers: every request fails with `error`."""
+
+    def __init__(self, error):
+        self.error = error
+
+    def sample(self, bqm, **params):
+        return failing_sampleset(self.error)
+
+    sample_cqm = sample
+
+
+@pytest.mark.parametrize("error, says", [
+    (PollingTimeout(), "no answer in time from the D-Wave cloud (PollingTimeout"),
+    (SolverFailureError("time_limit must be at least 5.0"),
+     "the request failed from the D-Wave cloud (SolverFailureError: time_limit must be at least 5.0"),
+], ids=["time-out", "solver-refusal"])
+@pytest.mark.parametrize("name", CLOUD)
+def test_cloud_failures_name_the_backend(name, error, says):
+    if name == "dwave-qpu":
+        sampler = mock_qpu(4)
+        sampler.sample = Failing(error).sample
+    else:
+        sampler = Failing(error)
+    with pytest.raises(CloudError) as raised:
+        get_backend(name, sampler=sampler).solve(planted(12, 3))
+    assert str(raised.value) == f"backend {name!r}: {says})"
+    assert raised.value.__cause__ is error

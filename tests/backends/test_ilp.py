@@ -7,14 +7,6 @@ from boolrules.formulations import depth_one, solve
 from boolrules.formulations.solve import available_ilp_solvers
 
 
-@pytest.fixture(scope="module")
-def small():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (30, 6), dtype=np.uint8)
-    y = (X[:, 0] | X[:, 3]).astype(np.uint8)
-    return depth_one(X, y, "Or", max_num_literals=2)
-
-
 def test_registry_names_every_ilp_solver():
     get_backend("cbc")  # imports the ILP module, which registers every ILP solver
     assert {"highs", "highs-pyomo", "scip", "cbc", "glpk", "gurobi", "cplex", "xpress"} <= set(BACKENDS)
@@ -24,9 +16,9 @@ def test_registry_names_every_ilp_solver():
 
 
 @pytest.mark.parametrize("solver", ["highs", "highs-pyomo", "scip"])
-def test_installed_solvers_find_the_planted_rule(small, solver):
+def test_installed_solvers_find_the_planted_rule(or_problem, solver):
     assert solver in available_ilp_solvers()
-    result = get_backend(solver, time_limit=30).solve(small)
+    result = get_backend(solver, time_limit=30).solve(or_problem)
     assert result.status == "optimal"
     assert str(result.rule) == "Or(f0, f3)"
     assert result.objective == pytest.approx(0.0, abs=1e-9)
@@ -34,10 +26,10 @@ def test_installed_solvers_find_the_planted_rule(small, solver):
     assert result.backend == solver
 
 
-def test_missing_solver_names_the_installed_ones(small):
+def test_missing_solver_names_the_installed_ones(or_problem):
     missing = next(s for s in ("cplex", "xpress", "gurobi", "cbc", "glpk") if s not in available_ilp_solvers())
     with pytest.raises(ValueError, match=f"'{missing}' is not installed; installed: .*highs"):
-        get_backend(missing).solve(small)
+        get_backend(missing).solve(or_problem)
 
 
 @pytest.mark.parametrize(
@@ -54,9 +46,9 @@ def test_bad_backend_arguments(name, options, match):
         get_backend(name, **options)
 
 
-def test_per_call_options_are_checked(small):
+def test_per_call_options_are_checked(or_problem):
     with pytest.raises(ValueError, match="unknown option"):
-        get_backend("highs").solve(small, gap=0.1)
+        get_backend("highs").solve(or_problem, gap=0.1)
 
 
 @pytest.fixture(scope="module")
@@ -89,11 +81,11 @@ def test_no_incumbent_is_an_error_result(hard):
     assert "no incumbent" in result.message
 
 
-def test_solver_crash_is_an_error_result(small, monkeypatch):
+def test_solver_crash_is_an_error_result(or_problem, monkeypatch):
     def crash(*args, **kwargs):
         raise RuntimeError("solver exploded")
 
     monkeypatch.setattr(solve, "_solve_highs_matrices", crash)
-    result = get_backend("highs").solve(small)
+    result = get_backend("highs").solve(or_problem)
     assert result.status == "error" and result.rule is None
     assert "RuntimeError: solver exploded" in result.message

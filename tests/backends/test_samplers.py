@@ -13,14 +13,6 @@ FAST = {
 }
 
 
-@pytest.fixture(scope="module")
-def planted():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 2, (30, 6), dtype=np.uint8)
-    y = (X[:, 0] | X[:, 3]).astype(np.uint8)
-    return depth_one(X, y, "Or", max_num_literals=2)
-
-
 def tiny(operator, seed, n=4):
     """n samples, 2 features, 1 literal: a with-η QUBO small enough for exhaustive search (13 variables
     for Or with n = 4, 16 for AtLeast with n = 3)."""
@@ -32,31 +24,31 @@ def tiny(operator, seed, n=4):
 
 @pytest.mark.parametrize("name", FAST)
 @pytest.mark.parametrize("eta", [True, False])
-def test_samplers_find_the_planted_rule(planted, name, eta):
-    result = get_backend(name, seed=1, eta=eta, **FAST[name]).solve(planted)
+def test_samplers_find_the_planted_rule(or_problem, name, eta):
+    result = get_backend(name, seed=1, eta=eta, **FAST[name]).solve(or_problem)
     assert result.status == "feasible" and result.backend == name
-    assert result.objective == pytest.approx(planted.objective(result.rule))
-    assert result.objective <= planted.weights.max()  # the planted rule (0) or at most one error away
+    assert result.objective == pytest.approx(or_problem.objective(result.rule))
+    assert result.objective <= or_problem.weights.max()  # the planted rule (0) or at most one error away
     assert isinstance(result.raw, dimod.SampleSet)
     assert len(result.raw) == FAST[name]["num_reads"]
     assert result.solver_objective == pytest.approx(result.raw.first.energy)
 
 
 @pytest.mark.parametrize("name", ["sa", "steepest"])
-def test_same_seed_same_result(planted, name):
-    first, second = (get_backend(name, seed=7, **FAST[name]).solve(planted) for _ in range(2))
+def test_same_seed_same_result(or_problem, name):
+    first, second = (get_backend(name, seed=7, **FAST[name]).solve(or_problem) for _ in range(2))
     assert first.rule == second.rule
     np.testing.assert_array_equal(first.raw.record.energy, second.raw.record.energy)
 
 
-def test_neal_is_an_alias_of_sa(planted):
+def test_neal_is_an_alias_of_sa(or_problem):
     neal, sa = get_backend("neal", seed=3, **FAST["sa"]), get_backend("sa", seed=3, **FAST["sa"])
     assert type(neal) is type(sa) is SimulatedAnnealingBackend
-    assert neal.solve(planted).rule == sa.solve(planted).rule
+    assert neal.solve(or_problem).rule == sa.solve(or_problem).rule
 
 
-def test_per_call_options_reach_the_sampler(planted):
-    result = get_backend("sa", seed=1).solve(planted, num_reads=5, num_sweeps=50)
+def test_per_call_options_reach_the_sampler(or_problem):
+    result = get_backend("sa", seed=1).solve(or_problem, num_reads=5, num_sweeps=50)
     assert len(result.raw) == 5
 
 
@@ -70,12 +62,12 @@ def test_exact_returns_the_ilp_optimum(operator, seed, n):
     assert len(result.raw) == 1  # only the ground state is kept
 
 
-def test_exact_refuses_large_qubos_and_says_how_to_shrink(planted):
-    assert planted.to_qubo().num_variables >= 26
+def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
+    assert or_problem.to_qubo().num_variables >= 26
     pattern = (r"the QUBO has \d+ variables, more than the exact backend's max_variables=25 .*fewer samples, "
                r"fewer features, a smaller max_num_literals.*another backend")
     with pytest.raises(ValueError, match=pattern):
-        get_backend("exact").solve(planted)
+        get_backend("exact").solve(or_problem)
     with pytest.raises(ValueError, match="max_variables=5"):
         get_backend("exact", max_variables=5).solve(tiny("Or", 0))
     with pytest.raises(ValueError, match="max_variables=5"):  # per call, as in the constructor

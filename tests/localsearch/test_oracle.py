@@ -151,3 +151,21 @@ def test_non_local_moves_are_recorded(planted):
     assert moves.min() >= 40  # burn-in: the first third
     gains = np.concatenate([s.trajectory.nonlocal_gain[s.trajectory.nonlocal_moves] for s in clf.starts_])
     assert np.isfinite(gains).all()
+
+
+def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
+    """An unseeded sampler backend gets its seeds from `random_state`, so non-local search is
+    reproducible with any number of workers; another `random_state` gives another search."""
+    X, y = planted
+
+    def fit(n_jobs, random_state=3):
+        clf = RuleClassifier(
+            num_starts=2, num_iterations=150, patience=2, num_iterations_burn_in=10, random_state=random_state,
+            n_jobs=n_jobs, record_trajectory=True, nonlocal_backend=get_backend("sa", num_reads=3, num_sweeps=50),
+        ).fit(X, y)
+        return str(clf.best_rule_), [s.trajectory.objective.tolist() for s in clf.starts_], clf.nonlocal_stats_
+
+    runs = [fit(n_jobs) for n_jobs in (None, 2)]
+    assert runs[0][2].proposed > 0
+    assert runs[0] == runs[1]
+    assert fit(None, random_state=4)[1] != runs[0][1]

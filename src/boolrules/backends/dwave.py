@@ -14,16 +14,35 @@ from functools import partial
 import dimod
 import minorminer
 from dwave.cloud.config import load_config
-from dwave.system import DWaveSampler, EmbeddingComposite, LeapHybridCQMSampler, LeapHybridSampler
+from dwave.cloud.exceptions import (
+    CanceledFutureError,
+    PollingTimeout,
+    ProblemUploadError,
+    RequestTimeout,
+    SAPIError,
+    Timeout,
+)
+from dwave.system import (
+    DWaveSampler,
+    EmbeddingComposite,
+    LeapHybridCQMSampler,
+    LeapHybridSampler,
+)
 
 from ..formulations.export import to_cqm
+from ..formulations.problem import check_problem
 from ..formulations.repair import repair
 from ..validation import check_integer, check_number
 from .base import Backend, Result, register_backend
 from .qubo import QuboBackend
 
 __all__ = [
-    "MissingCredentialsError", "require_token", "DWaveQpuBackend", "LeapHybridBackend", "LeapCqmBackend",
+    "CloudError",
+    "DWaveQpuBackend",
+    "LeapCqmBackend",
+    "LeapHybridBackend",
+    "MissingCredentialsError",
+    "require_token",
 ]
 
 SHRINK = ("shrink the problem (fewer samples, fewer features, a smaller max_num_literals, eta=False) "
@@ -32,6 +51,14 @@ SHRINK = ("shrink the problem (fewer samples, fewer features, a smaller max_num_
 
 class MissingCredentialsError(RuntimeError):
     """No D-Wave API token is configured, so no cloud solver can be reached."""
+
+
+class CloudError(RuntimeError):
+    """A D-Wave cloud request failed: a time-out, a solver's refusal, a network error (chained)."""
+
+
+CLOUD_FAILURES = (SAPIError, PollingTimeout, ProblemUploadError, CanceledFutureError)
+CLOUD_TIMEOUTS = (PollingTimeout, RequestTimeout, Timeout)
 
 
 def require_token() -> None:
@@ -60,6 +87,15 @@ class _Cloud:
         backend._cloud = self._cloud
         return backend
 
+    def solve(self, problem, **options) -> Result:
+        """`_solve`, with the cloud's failures raised as a CloudError that names this backend."""
+        try:
+            return self._solve(problem, **options)
+        except CLOUD_FAILURES as exc:
+            what = "no answer in time" if isinstance(exc, CLOUD_TIMEOUTS) else "the request failed"
+            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            raise CloudError(f"backend {self.name!r}: {what} from the D-Wave cloud ({detail})") from exc
+
     def _cloud_sampler(self, make):
         """The injected sampler, or `make()` once a token is known to be configured; built once and
         reused, so repeated solves (the non-local oracle) share one cloud client."""
@@ -69,6 +105,18 @@ class _Cloud:
             require_token()
             self._cloud = make()
         return self._cloud
+
+    def _set_sampler(self, sampler) -> None:
+        """Keep an injected `sampler`; without one, the cloud is the sampler and a token is required."""
+        self.sampler = sampler
+        if sampler is None:
+            require_token()
+
+
+class _CloudQubo(_Cloud, QuboBackend):
+    """A cloud sampler behind the shared QUBO path (compile, sample, decode)."""
+
+    _solve = QuboBackend.solve
 
 
 def _time_limit(time_limit) -> float | None:
@@ -90,7 +138,7 @@ def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
     return embedding
 
 
-class DWaveQpuBackend(_Cloud, QuboBackend):
+class DWaveQpuBackend(_CloudQubo):
     """A D-Wave QPU (`DWaveSampler`, minor-embedded by `EmbeddingComposite`).
 
     `solver` is a solver name or feature filter (default: Ocean's configured QPU), `sampler` a
@@ -112,10 +160,8 @@ class DWaveQpuBackend(_Cloud, QuboBackend):
             raise ValueError("give solver or sampler, not both: solver selects the cloud QPU that sampler replaces")
         self.solver = solver
         self.embedding_timeout = check_number(embedding_timeout, "embedding_timeout", 0)
-        self.sampler = sampler
         self._set_compile_options(eta, penalty, slack)
-        if sampler is None:
-            require_token()
+        self._set_sampler(sampler)
 
     def make_sampler(self) -> dimod.Sampler:
         qpu = self._cloud_sampler(partial(DWaveSampler, solver=self.solver))
@@ -129,17 +175,15 @@ class DWaveQpuBackend(_Cloud, QuboBackend):
         return params
 
 
-class LeapHybridBackend(_Cloud, QuboBackend):
+class LeapHybridBackend(_CloudQubo):
     """Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's minimum."""
 
     name = "leap-hybrid"
 
     def __init__(self, time_limit=None, sampler=None, eta=False, penalty="calibrated", slack="minimal"):
         self.time_limit = _time_limit(time_limit)
-        self.sampler = sampler
         self._set_compile_options(eta, penalty, slack)
-        if sampler is None:
-            require_token()
+        self._set_sampler(sampler)
 
     def make_sampler(self) -> dimod.Sampler:
         return self._cloud_sampler(LeapHybridSampler)
@@ -160,20 +204,25 @@ class LeapCqmBackend(_Cloud, Backend):
 
     def __init__(self, time_limit=None, sampler=None):
         self.time_limit = _time_limit(time_limit)
-        self.sampler = sampler
-        if sampler is None:
-            require_token()
+        self._set_sampler(sampler)
 
-    def solve(self, problem, **options) -> Result:
+    def _solve(self, problem, **options) -> Result:
+        check_problem(problem)
         backend = self.configured(options)
         opts = backend.options()
         start = time.perf_counter()
         sampler = backend._cloud_sampler(LeapHybridCQMSampler)
         params = {} if opts["time_limit"] is None else {"time_limit": opts["time_limit"]}
         sampleset = sampler.sample_cqm(to_cqm(problem), **params)
+        names = problem.standard_form.var_names
+        missing = set(names).difference(sampleset.variables)
+        if len(sampleset) == 0 or missing:
+            message = (f"unusable samples: {len(sampleset)} samples" if len(sampleset) == 0 else
+                       f"unusable samples: they lack {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
+            return Result(None, None, "error", time.perf_counter() - start, self.name, message=message, raw=sampleset)
         feasible = sampleset.filter(lambda datum: datum.is_feasible)
         best = (feasible if len(feasible) else sampleset).first
-        values = problem.values_from_vector([best.sample[name] for name in problem.standard_form.var_names])
+        values = problem.values_from_vector([best.sample[name] for name in names])
         if len(feasible):
             rule, status = problem.decode(values), "feasible"
             message = f"{len(feasible)} of {len(sampleset)} samples feasible"

@@ -11,8 +11,9 @@ import time
 
 import dimod
 
+from ..formulations.problem import check_problem
 from ..formulations.qubo import SLACK_MODES
-from ..formulations.qubo_problem import PENALTY_MODES
+from ..formulations.qubo_problem import check_penalty
 from .base import Backend, Result
 
 __all__ = ["QuboBackend"]
@@ -29,9 +30,7 @@ class QuboBackend(Backend):
         """Check and keep the options of `DepthOneProblem.to_qubo` that every QUBO backend takes."""
         if not isinstance(eta, bool):
             raise TypeError(f"eta must be true or false, got {eta!r}")
-        if not (isinstance(penalty, dict) or penalty in PENALTY_MODES):
-            raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, "
-                             f"got {penalty!r}")
+        check_penalty(penalty)
         if slack not in SLACK_MODES:
             raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {slack!r}")
         self.eta, self.penalty, self.slack = eta, penalty, slack
@@ -50,13 +49,18 @@ class QuboBackend(Backend):
         return problem.to_qubo(eta=options["eta"], penalty=options["penalty"], slack=options["slack"])
 
     def solve(self, problem, **options) -> Result:
+        check_problem(problem)
         backend = self.configured(options)
         opts = backend.options()
         start = time.perf_counter()
         qubo = backend.compile(problem, opts)
         backend.check_size(qubo)
         sampleset = backend.make_sampler().sample(qubo.bqm, **backend.sample_params(opts))
-        rule, objective = qubo.decode_best(sampleset)
+        try:
+            rule, objective = qubo.decode_best(sampleset)
+        except ValueError as exc:  # a sampler that returned nothing usable: an error result, as for ILP solvers
+            return Result(None, None, "error", time.perf_counter() - start, self.name,
+                          message=f"unusable samples: {exc}", raw=sampleset)
         return Result(
             rule, objective, "feasible", time.perf_counter() - start, self.name,
             solver_objective=float(sampleset.first.energy), message=f"{len(sampleset)} samples", raw=sampleset,

@@ -85,7 +85,12 @@ def _weights(sample_weight, y: np.ndarray) -> np.ndarray:
         if sample_weight == "uniform":
             return np.ones(len(y))
         raise ValueError(f"sample_weight must be 'balanced', 'uniform' or an array, got {sample_weight!r}")
-    w = np.asarray(sample_weight, dtype=float)
+    try:
+        w = np.asarray(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(
+            f"sample_weight must be 'balanced', 'uniform' or an array of numbers, got {sample_weight!r}"
+        ) from None
     if w.shape != y.shape:
         raise ValueError(f"sample_weight has shape {w.shape}, expected one weight per sample {y.shape}")
     if not np.isfinite(w).all() or (w < 0).any():
@@ -135,6 +140,8 @@ def depth_one(
     lam = check_number(lam, "lam", 0)
     if not isinstance(negated, (bool, np.bool_)):
         raise TypeError(f"negated must be a bool, got {negated!r}")
+    if not isinstance(exclusive_literals, (bool, np.bool_)):
+        raise TypeError(f"exclusive_literals must be a bool, got {exclusive_literals!r}")
     weights = _weights(sample_weight, y)
     target = 1 - y if negated else y
 

@@ -12,7 +12,7 @@ import scipy.sparse as sp
 
 from ..rules import OPERATORS, Literal, One, Rule, Zero
 
-__all__ = ["DepthOneProblem", "StandardForm"]
+__all__ = ["DepthOneProblem", "StandardForm", "check_problem"]
 
 
 @dataclass(frozen=True)
@@ -259,6 +259,16 @@ class DepthOneProblem:
         from .export import export_problem
 
         return export_problem(self, path, format)
+
+
+def check_problem(problem, name: str = "problem") -> DepthOneProblem:
+    """`problem` itself, or TypeError naming `name` unless it is a `DepthOneProblem`."""
+    if not isinstance(problem, DepthOneProblem):
+        raise TypeError(
+            f"{name} must be a DepthOneProblem (build one with boolrules.formulations.depth_one), "
+            f"got {type(problem).__name__}"
+        )
+    return problem
 
 
 def _one_literal(cls, k, literal: Literal) -> Rule:

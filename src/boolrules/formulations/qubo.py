@@ -15,7 +15,7 @@ import dimod
 import numpy as np
 import scipy.sparse as sp
 
-from .reductions import LinearForm, capped_binary_weights
+from .reductions import LinearForm, capped_binary_bits, capped_binary_weights
 
 __all__ = ["PenaltyQubo", "Penalties", "SLACK_MODES", "body_bounds"]
 
@@ -133,7 +133,8 @@ class PenaltyQubo:
         self.row_low, self.row_high, self.row_below = low, high, below
         # Largest |residual| per row: body in [b_lo, b_hi], slack in [0, span].
         self.max_residual = np.where(below, np.maximum(b_hi - low, low + span - b_lo), np.maximum(high - b_lo, b_hi - high + span))
-        self.slack_owner, self.slack_weight = owner, weight
+        self.slack_owner, self.slack_weight, self.slack_position = owner, weight, position
+        self.row_span = span
         pair_rows = A[np.flatnonzero(pair)].tocsr()
         self.pairs = pair_rows.indices.reshape(-1, 2)
         self.pair_weight = row_weight[np.flatnonzero(pair)]
@@ -171,6 +172,17 @@ class PenaltyQubo:
         return dimod.BinaryQuadraticModel.from_numpy_vectors(
             linear, (rows, cols, data), offset, dimod.BINARY, variable_order=self.labels
         )
+
+    def encode(self, z: np.ndarray) -> np.ndarray:
+        """Values of the binary form's variables -> QUBO samples (columns in `labels` order), the
+        forward map of `decode`: each row's slack takes its best value, the one nearest to a zero
+        residual (exactly zero when the row holds), so a feasible point gets no penalty."""
+        z = np.atleast_2d(np.asarray(z, dtype=float))
+        body = (self.C[:, : self.num_z] @ z.T).T  # A z per penalised row
+        wanted = np.where(self.row_below, body - self.row_low, self.row_high - body)
+        slack = np.clip(np.round(wanted), 0, self.row_span)
+        bits = capped_binary_bits(slack, self.slack_owner, self.slack_position, self.slack_weight)
+        return np.concatenate([z, bits], axis=1)
 
     def decode(self, samples: np.ndarray) -> np.ndarray:
         """QUBO samples (columns in `labels` order) -> values of the binary form's variables."""

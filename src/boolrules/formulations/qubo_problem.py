@@ -10,12 +10,14 @@ import dimod
 import numpy as np
 
 from ..rules import Rule
+from ..validation import check_number
+from .problem import check_problem
 from .qubo import Penalties, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero, LinearForm
 from .repair import polish as polish_values
 from .repair import repair, repair_values
 
-__all__ = ["QuboProblem", "PENALTY_MODES", "compile_qubo"]
+__all__ = ["QuboProblem", "PENALTY_MODES", "check_penalty", "compile_qubo"]
 
 PENALTY_MODES = ("sufficient", "calibrated")
 _ROW = re.compile(r"^(\w+)\[(\d+)\]$")
@@ -38,8 +40,30 @@ def _linear_form(problem) -> tuple[LinearForm, np.ndarray]:
     return linear, group_rows
 
 
+def check_penalty(penalty):
+    """`penalty` checked: a name of `PENALTY_MODES` (returned as is) or {"soft": w, "hard": w} with
+    finite weights > 0 (returned as `Penalties`); otherwise an error naming `penalty`."""
+    if isinstance(penalty, dict):
+        if set(penalty) != {"soft", "hard"}:
+            raise ValueError(f"penalty weights need exactly the keys 'soft' and 'hard', got {sorted(map(str, penalty))}")
+        soft, hard = (check_number(penalty[key], f"penalty[{key!r}]") for key in ("soft", "hard"))
+        if not (soft > 0 and hard > 0):
+            raise ValueError(f"penalty weights must be finite and > 0, got {penalty}")
+        return Penalties(soft, hard)
+    if not isinstance(penalty, str) or penalty not in PENALTY_MODES:
+        raise ValueError(
+            f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}"
+        )
+    return penalty
+
+
 def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
     """Run the reduction chain (fix η if not `eta`, binary expansion, penalty QUBO)."""
+    check_problem(problem)
+    if not isinstance(eta, (bool, np.bool_)):
+        raise TypeError(f"eta must be true or false, got {eta!r}")
+    check_penalty(penalty)
+    penalty_qubo = PenaltyQubo(slack)  # checks slack before the work below
     form, group_rows = _linear_form(problem)
     chain = []
     if not eta:
@@ -49,7 +73,7 @@ def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str 
     expansion = BinaryExpansion()
     form = expansion.apply(form)
     chain.append(expansion)
-    compiled = PenaltyQubo(slack).apply(form, group_rows)
+    compiled = penalty_qubo.apply(form, group_rows)
     return QuboProblem(problem, chain, compiled, eta=eta, penalty=penalty, slack=slack)
 
 
@@ -75,13 +99,7 @@ class QuboProblem:
         problem = self.problem
         objective_range = float(problem.weights.sum()) + problem.lam * 2 * problem.num_features
         if isinstance(penalty, dict):
-            unknown = set(penalty) - {"soft", "hard"}
-            if unknown or set(penalty) != {"soft", "hard"}:
-                raise ValueError(f"penalty weights need exactly the keys 'soft' and 'hard', got {sorted(penalty)}")
-            soft, hard = float(penalty["soft"]), float(penalty["hard"])
-            if not (soft > 0 and hard > 0 and np.isfinite(soft) and np.isfinite(hard)):
-                raise ValueError(f"penalty weights must be finite and > 0, got {penalty}")
-            return Penalties(soft, hard)
+            return check_penalty(penalty)
         if penalty == "sufficient":
             if self.eta:
                 # A violated sample row costs >= 2 w_i > w_i (the cost of eta_i = 1); a violated hard
@@ -149,23 +167,45 @@ class QuboProblem:
     def _as_array(self, sample) -> np.ndarray:
         """Samples (a dict, a SampleSet, or an array in `labels` order) as a 2-D 0/1 array."""
         if isinstance(sample, dimod.SampleSet):
-            return dimod.as_samples((sample.record.sample, sample.variables))[0][:, [
-                sample.variables.index(v) for v in self.labels]]
-        if isinstance(sample, dict):
-            missing = set(self.labels) - set(sample)
-            if missing:
-                raise ValueError(f"sample lacks {len(missing)} variables, e.g. {sorted(missing)[:3]}")
-            return np.array([[sample[v] for v in self.labels]])
-        arr = np.atleast_2d(np.asarray(sample))
-        if arr.shape[1] != len(self.labels):
-            raise ValueError(f"sample has {arr.shape[1]} values, the QUBO has {len(self.labels)} variables")
+            if len(sample) == 0:
+                raise ValueError("the sample set is empty: the sampler returned no samples")
+            if sample.vartype is dimod.SPIN:
+                sample = sample.change_vartype(dimod.BINARY, inplace=False)
+            self._check_variables(sample.variables)
+            arr = sample.record.sample[:, [sample.variables.index(v) for v in self.labels]]
+        elif isinstance(sample, dict):
+            self._check_variables(sample)
+            arr = np.array([[sample[v] for v in self.labels]])
+        else:
+            arr = np.atleast_2d(np.asarray(sample))
+            if arr.ndim != 2 or arr.shape[1] != len(self.labels):
+                raise ValueError(f"sample has shape {np.shape(sample)}, the QUBO has {len(self.labels)} variables")
+        if not np.isin(arr, (0, 1)).all():
+            raise ValueError("sample values must be 0 or 1 (a QUBO's binary variables)")
         return arr
+
+    def _check_variables(self, variables) -> None:
+        """A sample must be over exactly this QUBO's variables."""
+        missing = set(self.labels).difference(variables)
+        if missing:
+            raise ValueError(f"sample lacks {len(missing)} of the QUBO's variables, e.g. {sorted(map(str, missing))[:3]}")
 
     def energy(self, sample) -> np.ndarray | float:
         """QUBO energy of one sample (float) or of several (array)."""
         arr = self._as_array(sample)
         energies = self.bqm.energies((arr, self.labels))
         return float(energies[0]) if len(energies) == 1 else energies
+
+    def sample_from_vector(self, x) -> np.ndarray:
+        """The QUBO sample (0/1 in `labels` order) of a point `x` over `problem.standard_form.var_names`
+        (e.g. `repair.feasible_point`): the reduction chain's forward map (η dropped without η, k
+        in capped binary bits, every slack at its best value). With η, a feasible point's energy is
+        its ILP objective. A 2-D `x` (one point per row) gives one sample per row."""
+        z = np.asarray(x, dtype=float)
+        for step in self._chain:
+            z = step.encode(z)
+        samples = self._compiled.encode(z).astype(np.int8)
+        return samples[0] if np.ndim(x) == 1 else samples
 
     def variable_values(self, sample) -> list[dict]:
         """The original model's b, bt (and k) values of each sample, slack and η stripped."""
@@ -190,10 +230,14 @@ class QuboProblem:
             if key not in seen:
                 repaired = repair_values(self.problem, values["b"], values["bt"])
                 seen[key] = (self.problem.objective(self.problem.decode(repaired)), repaired)
-        _, best = min(seen.values(), key=lambda item: item[0])
-        if polish:
-            best = polish_values(self.problem, best)
+        objective, best = min(seen.values(), key=lambda item: item[0])
         rule = self.problem.decode(best)
+        if polish:
+            # polish scores selections with λ per selected literal, but a one-literal operator that
+            # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
+            polished = self.problem.decode(polish_values(self.problem, best))
+            if self.problem.objective(polished) < objective:
+                rule = polished
         return rule, self.problem.objective(rule)
 
     def objective(self, rule: Rule) -> float:

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 
 from .problem import StandardForm
 
-__all__ = ["LinearForm", "FixToZero", "BinaryExpansion", "capped_binary_weights"]
+__all__ = ["LinearForm", "FixToZero", "BinaryExpansion", "capped_binary_bits", "capped_binary_weights"]
 
 
 @dataclass(frozen=True)
@@ -52,6 +52,26 @@ def capped_binary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     return owner, position, weight
 
 
+def capped_binary_bits(values, owner: np.ndarray, position: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The bits encoding `values` (..., one value per span, each in 0..span) in the capped binary
+    encoding (owner, position, weight) of `capped_binary_weights`: the inverse of summing
+    `weight * bit` per owner. The capped last bit is set when a value exceeds what the other bits
+    reach (2^(nbits-1) - 1); the rest is plain binary. Returns (..., number of bits) of 0/1."""
+    values = np.asarray(values)
+    rounded = np.round(values).astype(np.int64)
+    nbits = np.bincount(owner, minlength=values.shape[-1]).astype(np.int64)
+    last_weight = np.zeros(values.shape[-1], dtype=np.int64)
+    is_last = position == nbits[owner] - 1
+    last_weight[owner[is_last]] = weight[is_last]
+    span = np.left_shift(1, np.maximum(nbits - 1, 0)) - 1 + last_weight
+    if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any() or (rounded > span).any():
+        raise ValueError("values must be integers within 0..span of their encoding")
+    last_on = rounded > np.left_shift(1, np.maximum(nbits - 1, 0)) - 1
+    rest = rounded - np.where(last_on, last_weight, 0)
+    bits = np.where(is_last, last_on[..., owner], np.right_shift(rest[..., owner], position) & 1)
+    return bits.astype(np.int8)
+
+
 class FixToZero:
     """Fix the variables in `mask` to 0 (their columns and objective terms disappear)."""
 
@@ -69,6 +89,10 @@ class FixToZero:
             var_names=[n for n, k in zip(form.var_names, keep) if k],
             groups=form.groups[keep],
         )
+
+    def encode(self, x: np.ndarray) -> np.ndarray:
+        """Values of all variables -> values of the kept ones (the forward map of `decode`)."""
+        return np.atleast_2d(x)[:, ~self.mask]
 
     def decode(self, x: np.ndarray) -> np.ndarray:
         """Values of the reduced variables -> values of all variables (the fixed ones 0)."""
@@ -89,7 +113,9 @@ class BinaryExpansion:
             raise ValueError(f"variable {bad} has an empty range")
         integer = (hi - lo) > 1
         owner, position, weight = capped_binary_weights(np.where(integer, hi - lo, 0))
+        self.bits = (owner, position, weight)
         binary_cols = np.flatnonzero(~integer)
+        self.binary_cols = binary_cols
         num_new = len(binary_cols) + len(owner)
         rows = np.concatenate([binary_cols, owner])
         cols = np.arange(num_new)
@@ -113,6 +139,13 @@ class BinaryExpansion:
             var_names=names,
             groups=groups,
         )
+
+    def encode(self, x: np.ndarray) -> np.ndarray:
+        """Original variable values -> bits (the forward map of `decode`): binary variables are
+        kept, each integer becomes the capped binary bits of its offset from its lower bound."""
+        x = np.atleast_2d(np.asarray(x, dtype=float))
+        bits = capped_binary_bits(np.where(self.integer, x - self.x0, 0.0), *self.bits)
+        return np.concatenate([x[:, self.binary_cols], bits], axis=1)
 
     def decode(self, z: np.ndarray) -> np.ndarray:
         """Bits -> original variable values (integers recombined)."""

@@ -23,7 +23,8 @@ import pyomo.environ as pyo
 from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
 from pyomo.opt import TerminationCondition as LegacyTermination
 
-from .problem import DepthOneProblem
+from ..validation import check_integer, check_number
+from .problem import DepthOneProblem, check_problem
 from .repair import feasible_point, polish, repair_values
 
 __all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "solve_ilp"]
@@ -103,8 +104,18 @@ def solve_ilp(
     `warm_start` hands the solver a greedy rule (grown by `repair`, improved by `polish`) as a
     first incumbent, where the solver takes one (highs, classic solvers that
     are warm-start capable), so a short time limit still returns a rule at least that good."""
-    if solver not in ILP_SOLVERS:
+    check_problem(problem)
+    if not isinstance(solver, str) or solver not in ILP_SOLVERS:
         raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
+    if time_limit is not None:
+        check_number(time_limit, "time_limit", 0)
+    if mip_gap is not None:
+        check_number(mip_gap, "mip_gap", 0)
+    if threads is not None:
+        check_integer(threads, "threads", 1)
+    for name, value in (("warm_start", warm_start), ("tee", tee)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be true or false, got {value!r}")
     found = _interface(solver)
     if found is None:
         raise ValueError(

@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..metrics import get_metric
-from ..rules import BitMatrix, Rule
+from ..rules import BitMatrix, Rule, check_binary_matrix
+from ..validation import check_number
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
 
 __all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal"]
 
-# Memoised results kept per start, in bytes; the memo is emptied when it grows past this.
+# Memoised results kept by one scorer (shared by the starts of one joblib task), in bytes; the memo is
+# emptied when it grows past this.
 _MEMO_BYTES = 64 * 2**20
 
 
@@ -28,10 +30,15 @@ class RuleScorer:
     """Scores rules on fixed packed data and labels with a metric and complexity penalty."""
 
     def __init__(self, bits: BitMatrix, y: np.ndarray, metric: str = "balanced_accuracy", lam: float = 0.0):
+        if not isinstance(bits, BitMatrix):
+            raise TypeError(f"bits must be a BitMatrix, got {type(bits).__name__}")
         self.bits = bits
         self.metric = get_metric(metric)
-        self.lam = lam
-        y = np.asarray(y, dtype=np.uint8)
+        self.lam = check_number(lam, "lam", 0)
+        y = np.asarray(y)
+        if y.shape != (bits.n,):
+            raise ValueError(f"y must hold one label per row of bits ({bits.n}), got shape {y.shape}")
+        y = check_binary_matrix(y[:, None], "y")[:, 0]
         self.y_words = BitMatrix(y[:, None], checked=True).literal_words[0]
         self.num_pos = int(y.sum())
         self.num_neg = len(y) - self.num_pos

@@ -19,18 +19,22 @@ __all__ = ["RuleClassifier", "resolve_operators"]
 ALL_OPERATORS = tuple(OPERATORS)
 
 
-def resolve_operators(operators) -> tuple[type[Operator], ...]:
-    """Operator classes from names or classes (one or several), without repeats."""
+def resolve_operators(operators, name: str = "operators") -> tuple[type[Operator], ...]:
+    """Operator classes from names or classes (one or several), without repeats; errors name `name`."""
     if isinstance(operators, (str, type)):
         operators = (operators,)
+    try:
+        operators = tuple(operators)
+    except TypeError:
+        raise ValueError(f"{name} must be an operator name or class, or a list of them, got {operators!r}") from None
     resolved = []
     for op in operators:
         cls = OPERATORS.get(op) if isinstance(op, str) else op
         if cls not in OPERATORS.values():
-            raise ValueError(f"unknown operator {op!r} in operators; choose from {', '.join(OPERATORS)}")
+            raise ValueError(f"unknown operator {op!r} in {name}; choose from {', '.join(OPERATORS)}")
         resolved.append(cls)
     if not resolved:
-        raise ValueError("operators must name at least one operator")
+        raise ValueError(f"{name} must name at least one operator")
     return tuple(dict.fromkeys(resolved))
 
 
@@ -41,7 +45,7 @@ def _oracle_factory(X, y, bits, space, params):
         return None
     backend = backend_from_spec(spec)
     weights = np.ones(len(y)) if params["metric"] == "accuracy" else balanced_sample_weight(y)
-    operators = resolve_operators(params["nonlocal_operators"])
+    operators = resolve_operators(params["nonlocal_operators"], "nonlocal_operators")
 
     def factory(rng):
         return NonLocalOracle(
@@ -104,7 +108,9 @@ class RuleClassifier(RuleEstimator):
     lam : complexity penalty λ.
     metric : name of the score S (see `boolrules.metrics.METRICS`).
     n_jobs : joblib workers for the starts (None: one process).
-    random_state : seeds every random choice (int, RandomState or None).
+    random_state : seeds every random choice (int, RandomState or None), including the seeds of an
+        unseeded sampler backend for non-local moves; a solve cut short by `nonlocal_time_limit`
+        depends on the machine's speed, so only searches whose solves finish in time repeat exactly.
     binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer`, None demands 0/1
         input, or a transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
@@ -179,9 +185,11 @@ class RuleClassifier(RuleEstimator):
             raise ValueError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
         check_number(self.lam, "lam", 0)
         resolve_operators(self.operators)
+        if self.n_jobs is not None and check_integer(self.n_jobs, "n_jobs") == 0:
+            raise ValueError("n_jobs must be None, a positive number of workers or negative (-1: all CPUs), got 0")
         if self.nonlocal_backend is not None:
             backend_from_spec(self.nonlocal_backend)
-            resolve_operators(self.nonlocal_operators)
+            resolve_operators(self.nonlocal_operators, "nonlocal_operators")
             if self.num_iterations_burn_in is not None:
                 check_integer(self.num_iterations_burn_in, "num_iterations_burn_in", 0)
             check_integer(self.patience, "patience", 0)

@@ -69,8 +69,9 @@ class NonLocalOracle:
         self.backend = backend
         self.operators = operators
         self.max_samples = max_samples
-        self.options = {"time_limit": time_limit} if time_limit is not None and _takes_time_limit(backend) else {}
+        self.options = {"time_limit": time_limit} if time_limit is not None and _takes(backend, "time_limit") else {}
         self.rng = rng
+        self._seeded = _takes(backend, "seed") and getattr(backend, "seed", None) is None
         self.stats = OracleStats()
 
     def subproblem(self, rule: Rule, path: tuple, memo: dict | None = None):
@@ -110,7 +111,8 @@ class NonLocalOracle:
                 self.X[rows], labels.astype(np.uint8), operator, max_num_literals=max_literals,
                 min_num_literals=min_literals, sample_weight=self.weights[rows],
             )
-            result = self.backend.solve(problem, **self.options)
+            seed = {"seed": self.rng.randrange(2**32)} if self._seeded else {}  # random_state reaches sampler backends too
+            result = self.backend.solve(problem, **self.options, **seed)
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
             return None
@@ -161,5 +163,5 @@ def _valid_subtree(subtree: Rule, space: SearchSpace) -> bool:
     return len(features) == len(subtree.subrules) == len(set(features))
 
 
-def _takes_time_limit(backend) -> bool:
-    return "time_limit" in option_names(type(backend))
+def _takes(backend, option: str) -> bool:
+    return option in option_names(type(backend))

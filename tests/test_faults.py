@@ -1,0 +1,194 @@
+"""Fault injection: samplers that return nothing usable, and Ctrl-C during `fit`.
+
+A sampler that misbehaves gives an error `Result` that says what was wrong (as a crashing ILP
+solver does, tests/backends/test_ilp.py); an interrupted fit raises KeyboardInterrupt at once,
+leaves the estimator as it was and leaves no worker process running.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import dimod
+import numpy as np
+import pytest
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
+
+from boolrules import RuleClassifier
+from boolrules.backends import get_backend
+from boolrules.backends.dwave import LeapCqmBackend
+from boolrules.backends.samplers import SimulatedAnnealingBackend
+from boolrules.localsearch import classifier as classifier_module
+
+
+class Returning(dimod.Sampler):
+    """A dimod sampler that returns `make(bqm)` whatever it is asked."""
+
+    parameters, properties = {}, {}
+
+    def __init__(self, make):
+        self.make = make
+
+    def sample(self, bqm, **parameters):
+        return self.make(bqm)
+
+
+def backend_returning(make):
+    backend = SimulatedAnnealingBackend(num_reads=1)
+    backend.make_sampler = lambda: Returning(make)
+    return backend
+
+
+def empty(bqm):
+    return dimod.SampleSet.from_samples(([], list(bqm.variables)), dimod.BINARY, energy=[])
+
+
+def other_variables(bqm):
+    return dimod.SampleSet.from_samples_bqm({("x", i): 0 for i in range(3)}, dimod.BQM("BINARY"))
+
+
+def missing_one(bqm):
+    return dimod.SampleSet.from_samples((np.zeros((1, bqm.num_variables - 1)), list(bqm.variables)[1:]),
+                                        dimod.BINARY, energy=[0.0])
+
+
+def not_binary(bqm):
+    return dimod.SampleSet.from_samples((np.full((1, bqm.num_variables), 2), list(bqm.variables)),
+                                        dimod.BINARY, energy=[0.0])
+
+
+@pytest.mark.parametrize("make, message", [
+    (empty, "no samples"),
+    (other_variables, "lacks"),
+    (missing_one, "lacks 1 of the QUBO's variables"),
+    (not_binary, "0 or 1"),
+], ids=["empty", "other-variables", "missing-one", "not-binary"])
+def test_unusable_samples_are_an_error_result(or_problem, make, message):
+    result = backend_returning(make).solve(or_problem)
+    assert result.status == "error" and result.rule is None
+    assert result.message.startswith("unusable samples") and message in result.message
+    assert isinstance(result.raw, dimod.SampleSet)
+
+
+def test_spin_samples_are_decoded_as_binary(or_problem):
+    """A sampler answering in ±1 spins (as Ising solvers do) gives the same rule as in 0/1."""
+    reference = get_backend("sa", num_reads=5, seed=0).solve(or_problem)
+    spins = reference.raw.change_vartype(dimod.SPIN, inplace=False)
+    result = backend_returning(lambda bqm: spins).solve(or_problem)
+    assert result.status == "feasible"
+    assert result.rule == reference.rule and result.objective == reference.objective
+
+
+def test_a_sampler_that_raises_is_not_hidden(or_problem):
+    def crash(bqm):
+        raise ConnectionError("solver went away")
+
+    with pytest.raises(ConnectionError, match="solver went away"):
+        backend_returning(crash).solve(or_problem)
+
+
+class EmptyCqmSampler:
+    def __init__(self, keep):
+        self.keep = keep
+
+    def sample_cqm(self, cqm, **params):
+        labels = list(cqm.variables)[: self.keep]
+        return dimod.SampleSet.from_samples(([[0] * len(labels)] if self.keep else [], labels), "INTEGER",
+                                            energy=[0.0] if self.keep else [])
+
+
+@pytest.mark.parametrize("keep, message", [(0, "0 samples"), (3, "lack")])
+def test_leap_cqm_with_unusable_samples_is_an_error_result(or_problem, keep, message):
+    result = LeapCqmBackend(sampler=EmptyCqmSampler(keep)).solve(or_problem)
+    assert result.status == "error" and result.rule is None and message in result.message
+
+
+# Ctrl-C during fit
+
+
+def planted_data(n=400, m=12, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (n, m), dtype=np.uint8)
+    return X, (X[:, 0] | X[:, 1]).astype(np.uint8)
+
+
+def interrupt_after(monkeypatch, calls):
+    """Make the annealer raise KeyboardInterrupt on its `calls`-th start, as Ctrl-C would."""
+    anneal, count = classifier_module.anneal, [0]
+
+    def interrupted(*args, **kwargs):
+        count[0] += 1
+        if count[0] >= calls:
+            raise KeyboardInterrupt
+        return anneal(*args, **kwargs)
+
+    monkeypatch.setattr(classifier_module, "anneal", interrupted)
+
+
+def test_interrupted_fit_leaves_an_unfitted_estimator_unfitted(monkeypatch):
+    X, y = planted_data()
+    clf = RuleClassifier(num_starts=3, num_iterations=50, random_state=0)
+    interrupt_after(monkeypatch, 2)
+    with pytest.raises(KeyboardInterrupt):
+        clf.fit(X, y)
+    with pytest.raises(NotFittedError):
+        check_is_fitted(clf)
+    assert not [k for k in vars(clf) if k.endswith("_")]
+
+
+def test_interrupted_refit_keeps_the_previous_model(monkeypatch):
+    X, y = planted_data()
+    clf = RuleClassifier(num_starts=2, num_iterations=50, random_state=0).fit(X, y)
+    before = dict(vars(clf))
+    interrupt_after(monkeypatch, 1)
+    with pytest.raises(KeyboardInterrupt):
+        clf.set_params(num_starts=3).fit(X[:200], y[:200])
+    assert clf.best_rule_ is before["best_rule_"] and clf.starts_ is before["starts_"]
+    assert clf.num_starts == 3  # parameters are the user's, not fit state
+    assert np.array_equal(clf.predict(X), before["best_rule_"].evaluate(X))
+
+
+def test_a_failed_fit_leaves_no_partial_state():
+    X, y = planted_data()
+    clf = RuleClassifier(num_starts=1, num_iterations=20, random_state=0).fit(X, y)
+    with pytest.raises(ValueError):
+        clf.fit(X[:, :1], y)  # fewer than 2 features: fails after classes_ and the binarizer were set
+    assert clf.n_features_in_ == X.shape[1]
+    assert np.array_equal(clf.predict(X), clf.best_rule_.evaluate(X))
+
+
+INTERRUPTED_FIT = textwrap.dedent("""
+    import os, signal, threading, time
+    import numpy as np, psutil
+    from boolrules import RuleClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (3000, 40), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    clf = RuleClassifier(num_starts=8, num_iterations=10**7, n_jobs=2, random_state=0)
+    threading.Timer(3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    start = time.perf_counter()
+    try:
+        clf.fit(X, y)
+        print("finished")
+    except KeyboardInterrupt:
+        print("interrupted", round(time.perf_counter() - start, 1))
+    time.sleep(1)
+    workers = [p for p in psutil.Process().children(recursive=True) if "resource_tracker" not in " ".join(p.cmdline())]
+    print("workers", len(workers))
+    print("fitted", hasattr(clf, "best_rule_"))
+""")
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_parallel_starts_and_their_workers():
+    """SIGINT 3 s into a fit of 8 starts on 2 joblib workers (minutes of work): the fit raises
+    KeyboardInterrupt within seconds and no worker process is left (loky's resource trackers
+    exit with the interpreter and are not counted)."""
+    out = subprocess.run([sys.executable, "-c", INTERRUPTED_FIT], check=False, capture_output=True, text=True, timeout=120)
+    lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    assert "interrupted" in lines, out.stdout + out.stderr
+    assert float(lines["interrupted"]) < 15
+    assert lines["workers"] == "0"
+    assert lines["fitted"] == "False"
