@@ -22,6 +22,7 @@ from .rules import (
     Rule,
     Zero,
     from_dict,
+    from_json,
     parse,
 )
 
@@ -43,6 +44,7 @@ __all__ = [
     "RuleClassifier",
     "Zero",
     "from_dict",
+    "from_json",
     "load_dataset",
     "parse",
 ]

@@ -81,11 +81,11 @@ def _read_csv(path: Path, label: str, positive: str | None) -> _Data:
     """Read a CSV, drop incomplete rows (as `load_dataset` does), label rows `label == positive` and
     binarize the other columns with `QuantileBinarizer`."""
     if not path.is_file():
-        raise UsageError(f"CSV file {path} does not exist")
+        raise UsageError(f"CSV file {path} " + ("is a folder" if path.is_dir() else "does not exist"))
     try:
         frame = pd.read_csv(path)
     except (OSError, ValueError) as err:
-        raise UsageError(f"cannot read CSV file {path}: {err}") from err
+        raise UsageError(f"cannot read CSV file {path}: {str(err).strip()}") from err
     if label not in frame.columns:
         raise UsageError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
     if frame.shape[1] < 2:
@@ -430,6 +430,8 @@ def _export(args) -> int:
     path = Path(args.output)
     if not path.parent.is_dir():
         raise UsageError(f"--output: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise UsageError(f"--output: {path} is a folder; give a file name")
     with _Steps(args, 3 if content == "model" else 4) as step:
         step("loading data")
         data = _load_data(args)
@@ -440,7 +442,10 @@ def _export(args) -> int:
             qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty)
         step(f"writing {args.format}")
         with _running(f"writing {args.format}"):
-            written = (problem if content == "model" else qubo).export(path, fmt)
+            try:
+                written = (problem if content == "model" else qubo).export(path, fmt)
+            except OSError as err:  # the file cannot be written there: bad input, not a failed solver
+                raise UsageError(f"--output: {err}") from err
     if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO
         sizes = {"num_variables": problem.num_variables, "num_constraints": problem.num_constraints}
         what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
@@ -469,7 +474,7 @@ def _datasets(args) -> int:
                      leave=False):
         try:
             data = load_dataset(name)
-        except FileNotFoundError as err:
+        except (FileNotFoundError, ValueError) as err:  # missing or corrupt file
             rows.append({"name": name, "error": str(err)})
             continue
         rows.append({"name": name, "rows": len(data.y), "columns": int(data.raw.shape[1]),
@@ -618,11 +623,16 @@ def main(argv=None) -> int:
         print("boolrules: interrupted", file=sys.stderr)
         return 130
     except (SolverFailure, RuntimeError, ImportError) as exc:  # RuntimeError: e.g. no rule, no D-Wave token
-        print(f"boolrules: error: {exc}", file=sys.stderr)
+        print(f"boolrules: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     except (UsageError, ValueError, TypeError, OSError) as exc:  # OSError: missing or unreadable files
-        print(f"boolrules: error: {exc}", file=sys.stderr)
+        print(f"boolrules: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of `exc` on one line (a message from a library may span several)."""
+    return " ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or type(exc).__name__
 
 
 if __name__ == "__main__":

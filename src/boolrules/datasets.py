@@ -55,8 +55,14 @@ def load_dataset(name, data_dir=None, num_bins=10):
         frame, positive = bunch.data, bunch.target == 0  # sklearn codes malignant as 0
     else:
         filename, read = _READERS[name]
-        frame, positive = read(_find_file(filename, data_dir))
+        path = _find_file(filename, data_dir)
+        try:
+            frame, positive = read(path)
+        except (OSError, EOFError, ValueError, KeyError, pd.errors.ParserError) as err:  # gzip, CSV, columns
+            raise ValueError(f"dataset file {path} is not a valid {name} file: {type(err).__name__}: {err}") from err
     complete = frame.notna().all(axis=1).to_numpy()
+    if not complete.any():
+        raise ValueError(f"dataset {name!r} has no complete rows" + ("" if name == "breast_cancer" else f" in {path}"))
     raw = frame[complete].reset_index(drop=True)
     binarizer = QuantileBinarizer(num_bins=num_bins)
     X = binarizer.fit_transform(raw)
@@ -70,9 +76,9 @@ def _find_file(filename, data_dir):
     for place in places:
         if (place / filename).is_file():
             return place / filename
-    looked = "\n".join(f"  {place / filename}" for place in places)
+    looked = ", ".join(str(place / filename) for place in places)
     raise FileNotFoundError(
-        f"dataset file {filename!r} not found; looked in:\n{looked}\n"
+        f"dataset file {filename!r} not found; looked in: {looked}. "
         "Pass data_dir=... or set the BOOLRULES_DATA environment variable to its folder."
     )
 
@@ -80,6 +86,8 @@ def _find_file(filename, data_dir):
 def _data_dirs(data_dir):
     """Where to look: ``data_dir``, else ``$BOOLRULES_DATA``, else ``shared/datasets`` nearby."""
     if data_dir is not None:
+        if not isinstance(data_dir, (str, os.PathLike)):
+            raise TypeError(f"data_dir must be a str or os.PathLike, got {type(data_dir).__name__}")
         return [Path(data_dir)]
     if os.environ.get("BOOLRULES_DATA"):
         return [Path(os.environ["BOOLRULES_DATA"])]

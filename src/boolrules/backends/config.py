@@ -38,6 +38,8 @@ _KINDS = {bool: ((bool,), "true or false"), int: ((int,), "an integer"), float: 
 
 def load_backend(path) -> Backend:
     """The backend a TOML file describes (see the module docstring)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike naming a .toml file, got {type(path).__name__}")
     path = Path(path)
     config = _read(path)
     unknown = sorted(set(config) - set(TABLES))
@@ -78,11 +80,11 @@ def backend_from_spec(spec) -> Backend:
 
 def _read(path: Path) -> dict:
     if not path.is_file():
-        raise FileNotFoundError(f"backend config {path} does not exist")
+        raise FileNotFoundError(f"backend config {path} " + ("is a folder" if path.is_dir() else "does not exist"))
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
-    except tomllib.TOMLDecodeError as err:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:  # TOML is UTF-8
         raise ValueError(f"{path}: invalid TOML: {err}") from err
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import struct
 import uuid
 import zipfile
 from pathlib import Path
@@ -127,22 +128,35 @@ PROBLEM_FORMATS = tuple(_PROBLEM_WRITERS)
 
 
 def _pick(table: dict, format, what: str):
-    if format not in table:
+    if not isinstance(format, str) or format not in table:
         raise ValueError(f"unknown {what} format {format!r}; formats: {', '.join(table)}")
     return table[format]
 
 
 def _write_atomic(path, write) -> Path:
-    """Call `write(tmp)` on a fresh name beside `path`, then rename it to `path`; remove it on failure."""
-    path = Path(path)
+    """Call `write(tmp)` on a fresh name beside `path`, then rename it to `path`; remove it on failure.
+    An OSError names `path` (not the temporary name)."""
+    path = _checked_path(path)
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise IsADirectoryError(f"cannot write {path}: it is a folder")
     tmp = path.with_name(f".{uuid.uuid4().hex}.{path.name}")
     try:
         write(tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as err:
         tmp.unlink(missing_ok=True)
+        if isinstance(err, OSError) and str(path) not in str(err):
+            raise type(err)(f"cannot write {path}: {err.strerror or err}") from err
         raise
     return path
+
+
+def _checked_path(path) -> Path:
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+    return Path(path)
 
 
 def export_qubo(qubo, path, format: str) -> Path:
@@ -166,10 +180,52 @@ def _check_prefix(path: Path, prefix: bytes):
 
 
 def _finite(values, what: str) -> np.ndarray:
-    array = np.asarray(values, dtype=float)
+    """`values` as finite floats; in parsed JSON (a list), only numbers count (not true, "1" or null)."""
+    if isinstance(values, list):
+        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, (int, float))]
+        if bad:
+            raise ValueError(f"{what} must be finite numbers; could not convert {bad[0]!r}")
+    try:
+        array = np.asarray(values, dtype=float)
+    except OverflowError:  # an integer beyond float range
+        array = np.array([np.inf])
     if not np.isfinite(array).all():
         raise ValueError(f"{what} must be finite numbers")
     return array
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except RecursionError:
+        raise ValueError("its JSON is nested too deeply") from None
+
+
+def _label(value, what: str):
+    """A variable label as read from JSON: a string, an integer or a list of labels (dimod's tuples)."""
+    if isinstance(value, list):
+        return tuple(_label(v, what) for v in value)
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    raise ValueError(f"{what} must be strings, integers or lists of them, got {value!r}")
+
+
+def _labels(values, count: int, what: str) -> list:
+    if not isinstance(values, list) or len(values) != count:
+        raise ValueError(f"{what} must be a list of {count} labels")
+    labels = [_label(v, what) for v in values]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"{what} name a variable twice")
+    return labels
+
+
+def _check_pairs(u: np.ndarray, v: np.ndarray, what: str) -> None:
+    """Interactions (u[i], v[i]) join two different variables, each pair once."""
+    if np.any(u == v):
+        raise ValueError(f"{what} join a variable to itself")
+    pairs = np.unique(np.column_stack([np.minimum(u, v), np.maximum(u, v)]), axis=0)
+    if len(pairs) != len(u):
+        raise ValueError(f"{what} give an interaction twice")
 
 
 def _checked_bqm(bqm: dimod.BinaryQuadraticModel) -> dimod.BinaryQuadraticModel:
@@ -178,13 +234,77 @@ def _checked_bqm(bqm: dimod.BinaryQuadraticModel) -> dimod.BinaryQuadraticModel:
     return bqm
 
 
+_BQM_HEADER = {"dtype", "itype", "ntype", "shape", "type", "variables", "vartype"}
+_BQM_TYPES = {"dtype": ("float32", "float64"), "itype": ("int16", "int32", "int64", "uint16", "uint32", "uint64"),
+              "vartype": ("BINARY", "SPIN")}
+
+
 def _load_bqm(path: Path):
+    """dimod's BQM file (format 2.0), read and checked here: dimod's own reader trusts the sizes and
+    indices in the file (a hostile header makes it allocate without bound)."""
     _check_prefix(path, b"DIMODBQM")
-    with open(path, "rb") as f:
-        bqm = dimod.BinaryQuadraticModel.from_file(f)
-        if f.read(1):
-            raise ValueError("it has data after the end of the model")
-    return _checked_bqm(bqm)
+    data = path.read_bytes()
+    if len(data) < 14 or data[8:10] != bytes([2, 0]):
+        raise ValueError("only version 2.0 of dimod's BQM file format is read")
+    end = 14 + struct.unpack("<I", data[10:14])[0]
+    if end > len(data):
+        raise ValueError("its header is cut short")
+    header = json.loads(data[14:end].decode("ascii"))
+    if not isinstance(header, dict) or set(header) != _BQM_HEADER or header["type"] != "BinaryQuadraticModel":
+        raise ValueError(f"its header is not a dimod BQM's (keys {', '.join(sorted(_BQM_HEADER))})")
+    for key, allowed in {**_BQM_TYPES, "ntype": _BQM_TYPES["itype"]}.items():
+        if header[key] not in allowed:
+            raise ValueError(f"its header's {key} must be one of {', '.join(allowed)}, got {header[key]!r}")
+    shape = header["shape"]
+    if not (isinstance(shape, list) and len(shape) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
+        raise ValueError(f"its header's shape must be [variables, interactions], got {shape!r}")
+    num_variables, num_interactions = shape
+    dtype = np.dtype(header["dtype"])
+    linear_dtype = np.dtype([("nidx", header["ntype"]), ("bias", dtype)])
+    quadratic_dtype = np.dtype([("outvar", header["itype"]), ("bias", dtype)])
+    sizes = [dtype.itemsize, num_variables * linear_dtype.itemsize, 2 * num_interactions * quadratic_dtype.itemsize]
+    if (num_interactions and not num_variables) or end + sum(sizes) > len(data):
+        raise ValueError(f"it is cut short: its header announces {num_variables} variables and {num_interactions} "
+                         f"interactions")
+    offset = np.frombuffer(data, dtype, 1, end)[0]
+    linear = np.frombuffer(data, linear_dtype, num_variables, end + sizes[0])
+    quadratic = np.frombuffer(data, quadratic_dtype, 2 * num_interactions, end + sizes[0] + sizes[1])
+    end += sum(sizes)
+    # each interaction is stored twice, in the neighbourhood of each of its variables
+    starts = np.append(linear["nidx"].astype(np.int64), 2 * num_interactions)
+    if num_variables and (starts[0] != 0 or np.any(np.diff(starts) < 0)):
+        raise ValueError("its neighbourhood offsets do not rise from 0 to twice the interactions")
+    owner = np.repeat(np.arange(num_variables), np.diff(starts))
+    other = quadratic["outvar"].astype(np.int64)
+    if np.any((other < 0) | (other >= num_variables)):
+        raise ValueError(f"a neighbour is not a variable index 0..{num_variables - 1}")
+    lower = other < owner
+    _check_pairs(owner[lower], other[lower], "its interactions")
+    mirrored = np.lexsort((other[~lower], owner[~lower]))
+    back = np.lexsort((owner[lower], other[lower]))
+    if lower.sum() != num_interactions or not (
+        np.array_equal(other[~lower][mirrored], owner[lower][back])
+        and np.array_equal(owner[~lower][mirrored], other[lower][back])
+        and np.array_equal(quadratic["bias"][~lower][mirrored], quadratic["bias"][lower][back], equal_nan=True)
+    ):
+        raise ValueError("its interactions are not stored symmetrically, once per variable")
+    labels = range(num_variables)
+    if header["variables"] is True:
+        if data[end:end + 4] != b"VARS" or end + 8 > len(data):
+            raise ValueError("it has no VARS section of variable labels")
+        start, end = end + 8, end + 8 + struct.unpack("<I", data[end + 4:end + 8])[0]
+        if end > len(data):
+            raise ValueError("its VARS section is cut short")
+        labels = _labels(json.loads(data[start:end].decode("ascii")), num_variables, "its variable labels")
+    elif header["variables"] is not False:
+        raise ValueError(f"its header's variables must be true or false, got {header['variables']!r}")
+    if end != len(data):
+        raise ValueError("it has data after the end of the model")
+    _finite(np.concatenate([linear["bias"], quadratic["bias"], [offset]]), "biases")
+    return dimod.BinaryQuadraticModel.from_numpy_vectors(
+        linear["bias"], (owner[lower], other[lower], quadratic["bias"][lower]), offset, header["vartype"],
+        variable_order=list(labels))
 
 
 def _load_cqm(path: Path):
@@ -197,10 +317,18 @@ def _load_cqm(path: Path):
     return cqm
 
 
+_JSON_KEYS = {"type", "version", "use_bytes", "index_type", "bias_type", "num_variables", "num_interactions",
+              "variable_labels", "variable_type", "offset", "info", "linear_biases", "quadratic_biases",
+              "quadratic_head", "quadratic_tail"}
+
+
 def _load_json(path: Path):
-    obj = json.loads(path.read_text())
+    obj = _read_json(path)
     if not isinstance(obj, dict) or obj.get("type") != "BinaryQuadraticModel":
         raise ValueError('it is not a serialized dimod BQM (no "type": "BinaryQuadraticModel")')
+    if set(obj) - _JSON_KEYS:
+        raise ValueError(f"unknown key(s) {sorted(set(obj) - _JSON_KEYS)}; a serialized BQM has "
+                         f"{', '.join(sorted(_JSON_KEYS))}")
     if obj.get("version") != {"bqm_schema": "3.0.0"} or obj.get("use_bytes") is not False:
         raise ValueError("only bqm_schema 3.0.0 without bytes is read")
     if obj.get("variable_type") not in ("BINARY", "SPIN"):
@@ -216,12 +344,17 @@ def _load_json(path: Path):
     index = _finite(head + tail, "quadratic_head and quadratic_tail")
     if len(index) and (np.any(index != np.round(index)) or index.min() < 0 or index.max() >= len(labels)):
         raise ValueError(f"quadratic_head and quadratic_tail must be variable indices 0..{len(labels) - 1}")
-    _finite(linear + quadratic + [obj.get("offset")], "biases and offset")
-    return dimod.BinaryQuadraticModel.from_serializable(obj)
+    labels = _labels(labels, len(labels), "variable_labels")
+    head, tail = np.asarray(head, dtype=np.int64), np.asarray(tail, dtype=np.int64)
+    _check_pairs(head, tail, "quadratic_head and quadratic_tail")
+    linear, quadratic = _finite(linear, "linear_biases"), _finite(quadratic, "quadratic_biases")
+    offset = _finite([obj.get("offset")], "offset")[0]
+    return dimod.BinaryQuadraticModel.from_numpy_vectors(linear, (head, tail, quadratic), offset,
+                                                         obj["variable_type"], variable_order=labels)
 
 
 def _load_ising(path: Path):
-    obj = json.loads(path.read_text())
+    obj = _read_json(path)
     if not isinstance(obj, dict) or set(obj) != {"h", "J", "offset"}:
         raise ValueError('an Ising file holds exactly {"h": {...}, "J": [[u, v, bias], ...], "offset": number}')
     h, J = obj["h"], obj["J"]
@@ -230,6 +363,12 @@ def _load_ising(path: Path):
     ):
         raise ValueError('"h" must map labels to biases and "J" be a list of [u, v, bias]')
     _finite(list(h.values()) + [t[2] for t in J] + [obj["offset"]], "h, J and offset")
+    pairs = [frozenset(t[:2]) for t in J]
+    for u, v, _ in J:
+        if u == v or u not in h or v not in h:
+            raise ValueError(f'"J" joins {u!r} and {v!r}: it must join two different variables of "h"')
+    if len(set(pairs)) != len(pairs):
+        raise ValueError('"J" gives an interaction twice')
     return _checked_bqm(dimod.BinaryQuadraticModel.from_ising(h, {(u, v): b for u, v, b in J}, obj["offset"]))
 
 
@@ -241,6 +380,8 @@ def _load_qbsolv(path: Path):
             continue
         if fields[0] == "c":
             if fields[1:2] == ["offset"]:
+                if len(fields) != 3:
+                    raise ValueError(f"line {number}: expected 'c offset NUMBER', got {line!r}")
                 offset = float(fields[2])
         elif fields[0] == "p":
             if header is not None or len(fields) != 6 or fields[1] != "qubo":
@@ -255,6 +396,9 @@ def _load_qbsolv(path: Path):
     if header is None:
         raise ValueError("no 'p qubo' header")
     _, max_nodes, num_nodes, num_couplers = header
+    if min(header) < 0 or max_nodes > num_nodes + 2 * num_couplers:
+        raise ValueError(f"the header 'p qubo {' '.join(map(str, header))}' announces more variables than its "
+                         "nodes and couplers can name, or a negative count")
     data = np.array(rows, dtype=float).reshape(-1, 3)
     i, j, bias = data[:, 0], data[:, 1], _finite(data[:, 2], "biases")
     if np.any(i != np.round(i)) or np.any(j != np.round(j)) or np.any((data[:, :2] < 0) | (data[:, :2] >= max_nodes)):
@@ -290,10 +434,10 @@ def load_qubo_file(path, format: str):
     """Read a file written by `export_qubo`: a dimod BQM (BINARY; SPIN for "ising"; integer labels for
     "qubo", LP names for "lp"), or a CQM for "cqm". Malformed files raise ValueError naming the file."""
     loader = _pick(_LOADERS, format, "QUBO file")
-    path = Path(path)
+    path = _checked_path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
+        raise FileNotFoundError(f"no such file: {path}" + (" (it is a folder)" if path.is_dir() else ""))
     try:
         return loader(path)
-    except (ValueError, KeyError, TypeError, IndexError, EOFError, zipfile.BadZipFile) as err:
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError, EOFError, zipfile.BadZipFile) as err:
         raise ValueError(f"{path} is not a valid {format!r} file: {err}") from err

@@ -16,7 +16,7 @@ from .nodes import (
     negate_name,
 )
 from .parse import parse
-from .serialize import from_dict, to_dict
+from .serialize import from_dict, from_json, to_dict
 
 __all__ = [
     "OPERATORS",
@@ -34,6 +34,7 @@ __all__ = [
     "check_binary_matrix",
     "evaluate",
     "from_dict",
+    "from_json",
     "negate_name",
     "parse",
     "to_dict",

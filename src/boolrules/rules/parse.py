@@ -8,14 +8,16 @@ from .nodes import OPERATORS, Literal, One, Rule, Zero
 
 __all__ = ["parse"]
 
-_TOKEN = re.compile(r"\s*(?:(~)|(f\d+)|([A-Za-z]+?)(\d*)\(|(Zero|One)\b|(,)|(\)))")
+_TOKEN = re.compile(r"\s*(?:(~)|(f\d+)|([A-Za-z]+?)(\d*)\(|(Zero|One)\b|(,)|(\)))", re.ASCII)
+_MAX_DEPTH = 200  # operators nested in operators, as `from_dict` allows
+_MAX_DIGITS = 18  # of a feature index or a parameter k (int64)
 
 
 def parse(text: str) -> Rule:
     """Rule from its text form; malformed text raises ValueError saying where."""
     if not isinstance(text, str):
         raise TypeError(f"parse expects a string, got {type(text).__name__}")
-    rule, pos = _parse_rule(text, 0)
+    rule, pos = _parse_rule(text, 0, 0)
     if text[pos:].strip():
         raise ValueError(f"unexpected text after the rule at position {pos}: {text[pos:pos + 20]!r}")
     return rule
@@ -25,16 +27,29 @@ def _error(text: str, pos: int, what: str) -> ValueError:
     return ValueError(f"cannot parse rule at position {pos} ({text[pos:pos + 20]!r}): expected {what}")
 
 
-def _parse_rule(text: str, pos: int) -> tuple[Rule, int]:
+def _parse_rule(text: str, pos: int, depth: int) -> tuple[Rule, int]:
     match = _TOKEN.match(text, pos)
+    negations = 0
+    while match is not None and match.group(1):  # a run of ~ is read in a loop, not by recursion
+        negations += 1
+        pos = match.end()
+        match = _TOKEN.match(text, pos)
+    rule, end = _parse_unnegated(text, pos, depth, match)
+    return (~rule if negations % 2 else rule), end
+
+
+def _number(text: str, digits: str, start: int, what: str) -> int:
+    if len(digits) > _MAX_DIGITS:
+        raise ValueError(f"{what} at position {start} has more than {_MAX_DIGITS} digits: {digits[:20]}...")
+    return int(digits)
+
+
+def _parse_unnegated(text: str, pos: int, depth: int, match) -> tuple[Rule, int]:
     if match is None:
         raise _error(text, pos, "a literal like f3, an operator like Or( or AtLeast2(, Zero or One")
-    tilde, literal, opname, param, constant = match.groups()[:5]
-    if tilde:
-        rule, end = _parse_rule(text, match.end())
-        return ~rule, end
+    _, literal, opname, param, constant = match.groups()[:5]
     if literal:
-        return Literal(int(literal[1:])), match.end()
+        return Literal(_number(text, literal[1:], pos, "feature index")), match.end()
     if constant:
         return (One() if constant == "One" else Zero()), match.end()
     if opname is None:
@@ -46,10 +61,13 @@ def _parse_rule(text: str, pos: int) -> tuple[Rule, int]:
         raise ValueError(f"{opname} at position {pos} needs its parameter, e.g. {opname}2(...)")
     if not cls.parameterized and param:
         raise ValueError(f"{opname} at position {pos} takes no parameter")
+    if depth >= _MAX_DEPTH:
+        raise ValueError(f"rule text is nested deeper than {_MAX_DEPTH} operators at position {pos}")
+    k = _number(text, param, pos, f"the parameter of {opname}") if cls.parameterized else None
     subrules = []
     pos = match.end()
     while True:
-        sub, pos = _parse_rule(text, pos)
+        sub, pos = _parse_rule(text, pos, depth + 1)
         subrules.append(sub)
         sep = _TOKEN.match(text, pos)
         if sep is None or not (sep.group(6) or sep.group(7)):
@@ -59,7 +77,7 @@ def _parse_rule(text: str, pos: int) -> tuple[Rule, int]:
             break
     try:
         if cls.parameterized:
-            return cls(int(param), *subrules), pos
+            return cls(k, *subrules), pos
         return cls(*subrules), pos
     except (TypeError, ValueError) as exc:
         raise ValueError(f"invalid {opname} at position {match.start()}: {exc}") from None

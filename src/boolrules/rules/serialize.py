@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
+from ..validation import check_integer
 from .nodes import OPERATORS, Literal, One, Rule, Zero
 
-__all__ = ["to_dict", "from_dict"]
+__all__ = ["to_dict", "from_dict", "from_json"]
 
 _MAX_DEPTH = 200
 
@@ -31,7 +34,7 @@ def from_dict(data, _depth: int = 0) -> Rule:
     try:
         if "literal" in data:
             _expect_keys(data, {"literal", "negated"})
-            return Literal(data["literal"], data.get("negated", False))
+            return Literal(check_integer(data["literal"], "literal index", 0), data.get("negated", False))
         if "constant" in data:
             _expect_keys(data, {"constant"})
             if not isinstance(data["constant"], bool):
@@ -39,7 +42,7 @@ def from_dict(data, _depth: int = 0) -> Rule:
             return One() if data["constant"] else Zero()
         if "operator" in data:
             _expect_keys(data, {"operator", "negated", "k", "subrules"})
-            cls = OPERATORS.get(data["operator"])
+            cls = OPERATORS.get(data["operator"]) if isinstance(data["operator"], str) else None
             if cls is None:
                 raise ValueError(
                     f"unknown operator {data['operator']!r}; known: {', '.join(OPERATORS)}"
@@ -62,6 +65,24 @@ def from_dict(data, _depth: int = 0) -> Rule:
         "a rule dictionary needs one of the keys 'literal', 'constant' or 'operator', "
         f"got {sorted(map(str, data))}"
     )
+
+
+def from_json(text) -> Rule:
+    """Rebuild a rule from JSON text of `to_dict` output (`json.dumps(rule.to_dict())`); text that is no
+    JSON, nested too deeply, or not a rule dictionary raises ValueError."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"from_json expects JSON text (str or bytes), got {type(text).__name__}")
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError(f"rule JSON is nested deeper than {_MAX_DEPTH} levels") from None
+    except ValueError as err:  # JSONDecodeError, bad UTF-8, an integer of thousands of digits
+        raise ValueError(f"rule JSON is not valid JSON: {err}") from None
+    return from_dict(data)
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a rule holds")
 
 
 def _expect_keys(data: dict, allowed: set) -> None:

@@ -1,0 +1,652 @@
+"""Bad files and bad text at every public entry point: each gives a clear error naming what was wrong.
+
+Rule text and JSON (`parse`, `from_dict`, `from_json`), QUBO files (`load_qubo_file`, the atomic writers),
+backend configs (`load_backend`, `backend_from_spec`), the command line and `load_dataset`. Every error
+is checked with `assert_clear_error`: it names the argument, file or key, and is raised by boolrules
+itself, not deep inside json, dimod, pandas or gzip. Format-specific corruptions that
+`tests/formulations/test_export.py` already covers are not repeated here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import struct
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from boolrules import from_dict, load_dataset, parse
+from boolrules.backends.config import backend_from_spec, load_backend
+from boolrules.cli import main
+from boolrules.formulations import depth_one
+from boolrules.formulations import export as export_module
+from boolrules.formulations.export import (
+    LOAD_FORMATS,
+    PROBLEM_FORMATS,
+    QUBO_FORMATS,
+    export_qubo,
+    load_qubo_file,
+)
+from boolrules.rules import And, Literal, Or
+from boolrules.rules.serialize import from_json
+
+from .errors import assert_clear_error
+
+
+def deep_dict(levels: int) -> dict:
+    rule = {"literal": 0}
+    for _ in range(levels):
+        rule = {"operator": "Or", "subrules": [rule]}
+    return rule
+
+
+def cyclic_dict() -> dict:
+    rule = {"operator": "Or", "subrules": []}
+    rule["subrules"].append(rule)
+    return rule
+
+
+# Rule text
+
+
+RULE_TEXT = [
+    pytest.param("hello world", (ValueError, "position 0"), id="garbage"),
+    pytest.param("", (ValueError, "position 0"), id="empty"),
+    pytest.param("And(f0, f1", (ValueError, "position 10", "')'"), id="unclosed-paren"),
+    pytest.param("And(f0, f1))", (ValueError, "unexpected text", "position 11"), id="extra-paren"),
+    pytest.param("Or(f0,, f1)", (ValueError, "position 6"), id="empty-argument"),
+    pytest.param("Xor(f0, f1)", (ValueError, "unknown operator 'Xor'", "Or, And"), id="unknown-operator"),
+    pytest.param("AtLeast(f0, f1)", (ValueError, "AtLeast", "parameter"), id="k-missing"),
+    pytest.param("AtLeast5(f0, f1)", (ValueError, "AtLeast", "k=5"), id="k-too-large"),
+    pytest.param("Or2(f0, f1)", (ValueError, "Or", "takes no parameter"), id="k-on-or"),
+    pytest.param("AtLeast" + "9" * 5000 + "(f0)", (ValueError, "parameter of AtLeast", "digits"), id="k-huge"),
+    pytest.param("f" + "9" * 5000, (ValueError, "feature index", "digits"), id="index-huge"),
+    pytest.param("f-1", (ValueError, "position 0"), id="index-negative"),
+    pytest.param("f\u0661", (ValueError, "position 0"), id="index-unicode-digit"),
+    pytest.param("And(" * 5000 + "f0" + ")" * 5000, (ValueError, "nested deeper than 200"), id="nesting-huge"),
+    pytest.param("Or(f0, f1)\x00", (ValueError, "unexpected text"), id="nul-byte"),
+    pytest.param(b"f0", (TypeError, "string", "bytes"), id="bytes"),
+    pytest.param(None, (TypeError, "string", "NoneType"), id="none"),
+]
+
+
+@pytest.mark.parametrize("text, expected", RULE_TEXT)
+def test_bad_rule_text(text, expected):
+    error, *names = expected
+    with pytest.raises(error) as info:
+        parse(text)
+    assert_clear_error(info.value, *names)
+
+
+def test_a_long_run_of_negations_parses_without_recursion():
+    assert parse("~" * 100_001 + "f0") == ~Literal(0)
+    assert parse("~" * 100_000 + "Or(f0, f1)") == Or(Literal(0), Literal(1))
+
+
+# Rule dictionaries and JSON
+
+
+RULE_DICTS = [
+    pytest.param([], ("must be a dict", "list"), id="top-level-list"),
+    pytest.param("f0", ("must be a dict", "str"), id="top-level-string"),
+    pytest.param(None, ("must be a dict", "NoneType"), id="top-level-null"),
+    pytest.param({}, ("'literal', 'constant' or 'operator'",), id="no-keys"),
+    pytest.param({"operator": "Or"}, ("'subrules'",), id="subrules-missing"),
+    pytest.param({"operator": "Or", "subrules": "f0"}, ("'subrules'", "list"), id="subrules-string"),
+    pytest.param({"operator": "Or", "subrules": []}, ("Or", "sub-rule"), id="subrules-empty"),
+    pytest.param({"operator": "Or", "subrules": [3]}, ("must be a dict", "int"), id="subrule-int"),
+    pytest.param({"operator": "AtLeast", "subrules": [{"literal": 0}]}, ("AtLeast", "'k'"), id="k-missing"),
+    pytest.param({"operator": "AtLeast", "k": "1", "subrules": [{"literal": 0}]}, ("k", "integer"), id="k-string"),
+    pytest.param({"operator": "AtLeast", "k": float("inf"), "subrules": [{"literal": 0}]}, ("k", "integer"),
+                 id="k-inf"),
+    pytest.param({"operator": "AtLeast", "k": 10**30, "subrules": [{"literal": 0}]}, ("k=1000000", "between"),
+                 id="k-huge"),
+    pytest.param({"operator": "Xor", "subrules": [{"literal": 0}]}, ("unknown operator 'Xor'",), id="unknown-op"),
+    pytest.param({"operator": ["Or"], "subrules": [{"literal": 0}]}, ("unknown operator ['Or']",), id="op-list"),
+    pytest.param({"operator": "Or", "negated": None, "subrules": [{"literal": 0}]}, ("negated", "bool"),
+                 id="negated-null"),
+    pytest.param({"literal": -1}, ("literal index", ">= 0"), id="literal-negative"),
+    pytest.param({"literal": "3"}, ("literal index", "integer"), id="literal-string"),
+    pytest.param({"literal": True}, ("literal index", "integer"), id="literal-bool"),
+    pytest.param({"literal": float("nan")}, ("literal index", "nan"), id="literal-nan"),
+    pytest.param({"literal": 1e308}, ("literal index", "integer"), id="literal-float-huge"),
+    pytest.param({"literal": 1, "negated": "yes"}, ("negated", "bool"), id="negated-string"),
+    pytest.param({"literal": 1, "extra": 0}, ("unexpected keys", "extra"), id="extra-key"),
+    pytest.param({"constant": "true"}, ("'constant'", "true or false"), id="constant-string"),
+    pytest.param(deep_dict(100_000), ("nested deeper than 200",), id="nesting-huge"),
+    pytest.param(cyclic_dict(), ("nested deeper than 200",), id="cycle"),
+]
+
+
+@pytest.mark.parametrize("data, names", RULE_DICTS)
+def test_bad_rule_dicts(data, names):
+    with pytest.raises(ValueError) as info:
+        from_dict(data)
+    assert_clear_error(info.value, *names)
+
+
+RULE_JSON = [
+    pytest.param('{"operator": "Or", "subrules": [' * 5000 + '{"literal": 0}' + "]}" * 5000,
+                 (ValueError, "nested deeper than 200"), id="nesting-huge"),
+    pytest.param('{"operator": "Or", "subrules": [' * 300 + '{"literal": 0}' + "]}" * 300,
+                 (ValueError, "nested deeper than 200"), id="nesting-above-limit"),
+    pytest.param('{"literal": ' + "9" * 5000 + "}", (ValueError, "rule JSON", "digits"), id="int-huge"),
+    pytest.param('{"literal": NaN}', (ValueError, "rule JSON", "NaN"), id="nan"),
+    pytest.param('{"literal": -Infinity}', (ValueError, "rule JSON", "Infinity"), id="infinity"),
+    pytest.param('{"literal": 1e999}', (ValueError, "literal index", "inf"), id="float-overflow"),
+    pytest.param('{"operator": "Or", "subrules": [{"literal": 0}]', (ValueError, "rule JSON", "char"),
+                 id="truncated"),
+    pytest.param("[1, 2]", (ValueError, "must be a dict", "list"), id="top-level-list"),
+    pytest.param(b"\xff\xfe{}", (ValueError, "rule JSON"), id="not-utf8"),
+    pytest.param({"literal": 0}, (TypeError, "JSON text", "dict"), id="a-dict-not-text"),
+]
+
+
+@pytest.mark.parametrize("text, expected", RULE_JSON)
+def test_bad_rule_json(text, expected):
+    error, *names = expected
+    with pytest.raises(error) as info:
+        from_json(text)
+    assert_clear_error(info.value, *names)
+
+
+def test_rule_json_round_trips():
+    rule = And(Literal(0), ~Or(Literal(1), Literal(2)))
+    assert from_json(json.dumps(rule.to_dict())) == rule
+
+
+# QUBO files
+
+
+@pytest.fixture(scope="module")
+def problem():
+    X = np.random.default_rng(0).integers(0, 2, (12, 4), dtype=np.uint8)
+    return depth_one(X, np.array([0, 1] * 6, np.uint8), "AtLeast", max_num_literals=2, lam=0.05)
+
+
+@pytest.fixture(scope="module")
+def qubo(problem):
+    return problem.to_qubo(eta=False, penalty="calibrated")
+
+
+@pytest.fixture(scope="module")
+def good_files(tmp_path_factory, qubo):
+    """One good file per loadable format."""
+    folder = tmp_path_factory.mktemp("good")
+    return {fmt: export_qubo(qubo, folder / f"good.{fmt}", fmt) for fmt in LOAD_FORMATS}
+
+
+def _missing(tmp_path, good):
+    return tmp_path / "missing.file"
+
+
+def _folder(tmp_path, good):
+    return tmp_path
+
+
+def _write(data: bytes):
+    def make(tmp_path, good):
+        path = tmp_path / "bad.file"
+        path.write_bytes(data(good) if callable(data) else data)
+        return path
+    return make
+
+
+FILE_CASES = {
+    "missing": (_missing, FileNotFoundError, ["no such file", "missing.file"]),
+    "folder": (_folder, FileNotFoundError, ["no such file", "folder"]),
+    "empty": (_write(b""), ValueError, ["bad.file", "is not a valid"]),
+    "half": (_write(lambda good: good.read_bytes()[:len(good.read_bytes()) // 2]), ValueError,
+             ["bad.file", "is not a valid"]),
+    "random-bytes": (_write(np.random.default_rng(3).bytes(3000)), ValueError, ["bad.file", "is not a valid"]),
+}
+
+
+@pytest.mark.parametrize("fmt, case", [pytest.param(fmt, case, id=f"{fmt}-{case}")
+                                       for fmt in LOAD_FORMATS for case in FILE_CASES])
+def test_bad_qubo_files(tmp_path, good_files, fmt, case):
+    make, error, names = FILE_CASES[case]
+    path = make(tmp_path, good_files[fmt])
+    with pytest.raises(error) as info:
+        load_qubo_file(path, fmt)
+    assert_clear_error(info.value, *[f"'{fmt}'" if n == "is not a valid" else n for n in names])
+
+
+def bqm_file(good: bytes, header_edit=None, body_edit=None) -> bytes:
+    """A BQM file rebuilt from `good` with its JSON header and/or its body edited."""
+    end = 14 + struct.unpack("<I", good[10:14])[0]
+    header, body = json.loads(good[14:end]), bytearray(good[end:])
+    if header_edit:
+        header = header_edit(header)
+    if body_edit:
+        body_edit(header, body)
+    text = json.dumps(header).encode() + b"\n"
+    text += b" " * ((-len(text) - 14) % 64)
+    return good[:10] + struct.pack("<I", len(text)) + text + bytes(body)
+
+
+def _set_index(field: str, value: int):
+    """Write `value` into every index `field` ("nidx" of the linear records, "outvar" of the first quadratic)."""
+    def edit(header, body):
+        n = header["shape"][0]
+        if field == "nidx":
+            body[8 + 12 * 3:8 + 12 * 3 + 4] = struct.pack("<i", value)
+        else:
+            body[8 + 12 * n:8 + 12 * n + 4] = struct.pack("<i", value)
+    return edit
+
+
+def _labels(labels):
+    def edit(header, body):
+        start = body.index(b"VARS")
+        text = json.dumps(labels(header["shape"][0])).encode()
+        body[start:] = b"VARS" + struct.pack("<I", len(text)) + text
+    return edit
+
+
+HOSTILE_BQM = [
+    pytest.param(lambda h: {**h, "shape": [10**12, 197]}, None, "header announces 1000000000000 variables",
+                 id="huge-num-variables"),
+    pytest.param(lambda h: {**h, "shape": [32, 10**12]}, None, "1000000000000 interactions",
+                 id="huge-num-interactions"),
+    pytest.param(lambda h: {**h, "shape": [-5, 197]}, None, "shape", id="negative-shape"),
+    pytest.param(lambda h: {**h, "shape": "32x197"}, None, "shape", id="shape-string"),
+    pytest.param(lambda h: {**h, "dtype": "object"}, None, "dtype", id="object-dtype"),
+    pytest.param(lambda h: {**h, "itype": "float64"}, None, "itype", id="float-index-type"),
+    pytest.param(lambda h: {**h, "vartype": "DISCRETE"}, None, "vartype", id="unknown-vartype"),
+    pytest.param(lambda h: {k: v for k, v in h.items() if k != "shape"}, None, "header", id="shape-missing"),
+    pytest.param(lambda h: {**h, "variables": "yes"}, None, "variables", id="variables-string"),
+    pytest.param(None, _set_index("outvar", 10**9), "not a variable index", id="neighbour-out-of-range"),
+    pytest.param(None, _set_index("outvar", -7), "not a variable index", id="neighbour-negative"),
+    pytest.param(None, _set_index("nidx", -10**9), "neighbourhood offsets", id="offsets-negative"),
+    pytest.param(None, _set_index("nidx", 10**9), "neighbourhood offsets", id="offsets-huge"),
+    pytest.param(None, _labels(lambda n: ["a"] * n), "twice", id="labels-repeated"),
+    pytest.param(None, _labels(lambda n: [{"__class__": "os.system"}] * n), "labels must be strings",
+                 id="label-injection-object"),
+    pytest.param(None, _labels(lambda n: ["a"]), "list of 32 labels", id="labels-too-few"),
+]
+
+
+@pytest.mark.parametrize("header_edit, body_edit, message", HOSTILE_BQM)
+def test_hostile_bqm_files(tmp_path, good_files, header_edit, body_edit, message):
+    path = tmp_path / "hostile.bqm"
+    path.write_bytes(bqm_file(good_files["bqm"].read_bytes(), header_edit, body_edit))
+    with pytest.raises(ValueError) as info:
+        load_qubo_file(path, "bqm")
+    assert_clear_error(info.value, str(path), message)
+
+
+def test_the_bqm_reader_keeps_the_model(good_files, qubo):
+    bqm = load_qubo_file(good_files["bqm"], "bqm")
+    assert bqm.is_almost_equal(qubo.bqm)
+    assert list(bqm.variables) == list(qubo.bqm.variables)
+
+
+def _json(edit):
+    return lambda text: json.dumps(edit(json.loads(text)))
+
+
+HOSTILE_JSON = [
+    pytest.param("json", _json(lambda o: [o]), "not a serialized dimod BQM", id="json-top-level-list"),
+    pytest.param("json", _json(lambda o: {**o, "variable_labels": ["a"] * o["num_variables"]}), "twice",
+                 id="json-labels-repeated"),
+    pytest.param("json", _json(lambda o: {**o, "variable_labels": [{"x": 1}] + o["variable_labels"][1:]}),
+                 "variable_labels must be strings", id="json-label-injection-object"),
+    pytest.param("json", _json(lambda o: {**o, "variable_labels": [True] + o["variable_labels"][1:]}),
+                 "variable_labels must be strings", id="json-label-bool"),
+    pytest.param("json", _json(lambda o: {**o, "quadratic_tail": o["quadratic_head"]}), "to itself",
+                 id="json-self-loop"),
+    pytest.param("json", _json(lambda o: {**o, "quadratic_head": o["quadratic_head"][:1] * o["num_interactions"],
+                                          "quadratic_tail": o["quadratic_tail"][:1] * o["num_interactions"]}),
+                 "twice", id="json-interaction-repeated"),
+    pytest.param("json", _json(lambda o: {**o, "offset": True}), "offset", id="json-offset-bool"),
+    pytest.param("json", _json(lambda o: {**o, "linear_biases": [[1]] + o["linear_biases"][1:]}), "linear_biases",
+                 id="json-bias-list"),
+    pytest.param("json", _json(lambda o: {**o, "linear_biases": [float("nan")] + o["linear_biases"][1:]}),
+                 "linear_biases must be finite", id="json-nan-bias"),
+    pytest.param("json", _json(lambda o: {**o, "linear_biases": [10**400] + o["linear_biases"][1:]}),
+                 "finite", id="json-bias-beyond-float"),
+    pytest.param("json", _json(lambda o: {**o, "num_variables": 10**40}), "num_variables", id="json-huge-size"),
+    pytest.param("json", _json(lambda o: {**o, "__class__": "os.system"}), "unknown key", id="json-extra-key"),
+    pytest.param("json", lambda text: "[" * 100_000 + "]" * 100_000, "nested too deeply", id="json-nesting-huge"),
+    pytest.param("json", lambda text: '{"a": ' + "9" * 5000 + "}", "digits", id="json-int-huge"),
+    pytest.param("ising", _json(lambda o: {**o, "J": o["J"] + [["zz", "yy", 1.0]]}), "'zz'",
+                 id="ising-variables-not-in-h"),
+    pytest.param("ising", _json(lambda o: {**o, "J": o["J"] + [o["J"][0][1::-1] + [1.0]]}), "twice",
+                 id="ising-interaction-repeated"),
+    pytest.param("ising", _json(lambda o: {**o, "J": [[o["J"][0][0], o["J"][0][0], 1.0]]}),
+                 "two different variables", id="ising-self-loop"),
+    pytest.param("ising", _json(lambda o: {**o, "h": {k: True for k in o["h"]}}), "True", id="ising-bias-bool"),
+    pytest.param("ising", _json(lambda o: {**o, "offset": None}), "None", id="ising-offset-null"),
+    pytest.param("ising", _json(lambda o: {**o, "h": [1.0]}), '"h" must map labels', id="ising-h-list"),
+    pytest.param("qubo", lambda text: "\n".join("p qubo 0 1000000000000000 " + " ".join(line.split()[4:])
+                                               if line.startswith("p ") else line for line in text.splitlines()),
+                 "announces more variables", id="qubo-huge-max-nodes"),
+    pytest.param("qubo", lambda text: "p qubo 0 -3 0 0\n", "announces more variables", id="qubo-negative-size"),
+    pytest.param("qubo", lambda text: "c offset\n" + text, "line 1: expected 'c offset NUMBER'",
+                 id="qubo-offset-missing"),
+    pytest.param("qubo", lambda text: "p qubo 0 " + "9" * 5000 + " 1 0\n0 0 1\n", "digits", id="qubo-int-huge"),
+]
+
+
+@pytest.mark.parametrize("fmt, edit, message", HOSTILE_JSON)
+def test_hostile_text_files(tmp_path, good_files, fmt, edit, message):
+    path = tmp_path / f"hostile.{fmt}"
+    path.write_text(edit(good_files[fmt].read_text()))
+    with pytest.raises(ValueError) as info:
+        load_qubo_file(path, fmt)
+    assert_clear_error(info.value, str(path), f"'{fmt}'", message)
+
+
+@pytest.mark.parametrize("path, fmt, error, names", [
+    pytest.param(None, "bqm", TypeError, ["path", "NoneType"], id="path-none"),
+    pytest.param(3, "bqm", TypeError, ["path", "int"], id="path-int"),
+    pytest.param("x.bqm", ["bqm"], ValueError, ["format", "bqm, json"], id="format-list"),
+    pytest.param("x.bqm", None, ValueError, ["format None"], id="format-none"),
+])
+def test_bad_loader_arguments(path, fmt, error, names):
+    with pytest.raises(error) as info:
+        load_qubo_file(path, fmt)
+    assert_clear_error(info.value, *names)
+
+
+# Writers are atomic
+
+
+def _failing(writer):
+    """`writer`, which then leaves half a file and fails as a full disk does."""
+    def write(obj, path):
+        writer(obj, path)
+        data = path.read_bytes()
+        path.write_bytes(data[:len(data) // 2])
+        raise OSError(28, "No space left on device")
+    return write
+
+
+WRITES = [pytest.param("qubo", fmt, id=f"qubo-{fmt}") for fmt in QUBO_FORMATS] + [
+    pytest.param("problem", fmt, id=f"model-{fmt}") for fmt in PROBLEM_FORMATS]
+
+
+@pytest.mark.parametrize("what, fmt", WRITES)
+def test_a_failed_write_leaves_the_target_untouched(tmp_path, monkeypatch, problem, qubo, what, fmt):
+    table = export_module._QUBO_WRITERS if what == "qubo" else export_module._PROBLEM_WRITERS
+    monkeypatch.setitem(table, fmt, _failing(table[fmt]))
+    target = tmp_path / f"out.{fmt}"
+    target.write_text("the previous export")
+    with pytest.raises(OSError) as info:
+        (qubo if what == "qubo" else problem).export(target, fmt)
+    assert_clear_error(info.value, str(target), "No space left")
+    assert target.read_text() == "the previous export"
+    assert sorted(tmp_path.iterdir()) == [target]  # no temporary file left behind
+
+
+def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, qubo):
+    def interrupted(obj, path):
+        path.write_text("half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(export_module._QUBO_WRITERS, "json", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        qubo.export(tmp_path / "out.json", "json")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("target, error, names", [
+    pytest.param("no/such/folder/out.bqm", FileNotFoundError, ["no/such/folder", "does not exist"],
+                 id="parent-missing"),
+    pytest.param(".", IsADirectoryError, ["is a folder"], id="target-is-a-folder"),
+    pytest.param("file.txt/out.bqm", FileNotFoundError, ["file.txt", "does not exist"], id="parent-is-a-file"),
+])
+def test_writing_to_a_bad_place(tmp_path, qubo, target, error, names):
+    (tmp_path / "file.txt").write_text("x")
+    before = sorted(tmp_path.iterdir())
+    with pytest.raises(error) as info:
+        qubo.export(tmp_path / target, "bqm")
+    assert_clear_error(info.value, *names)
+    assert sorted(tmp_path.iterdir()) == before
+
+
+# Backend configs
+
+
+def _toml(text):
+    def make(tmp_path):
+        path = tmp_path / "backend.toml"
+        path.write_bytes(text.encode() if isinstance(text, str) else text)
+        return path
+    return make
+
+
+CONFIGS = [
+    pytest.param(lambda tmp: tmp / "missing.toml", FileNotFoundError, ["missing.toml", "does not exist"],
+                 id="missing"),
+    pytest.param(lambda tmp: (tmp / "dir.toml").mkdir() or tmp / "dir.toml", FileNotFoundError,
+                 ["dir.toml", "is a folder"], id="folder"),
+    pytest.param(_toml(""), ValueError, ["backend.toml", "no [backend] table"], id="empty"),
+    pytest.param(_toml("name: highs\n"), ValueError, ["backend.toml", "invalid TOML"], id="yaml-not-toml"),
+    pytest.param(_toml('{"backend": {"name": "highs"}}'), ValueError, ["invalid TOML"], id="json-not-toml"),
+    pytest.param(_toml("[backend]\nname = 'highs'".encode("utf-16")), ValueError, ["invalid TOML", "utf-8"],
+                 id="utf16-not-toml"),
+    pytest.param(_toml(np.random.default_rng(0).bytes(200)), ValueError, ["invalid TOML"], id="random-bytes"),
+    pytest.param(_toml("[backend]\nthreads = 2\n"), ValueError, ["name = None", "highs"], id="name-missing"),
+    pytest.param(_toml('backend = "highs"\n'), ValueError, ["no [backend] table"], id="backend-a-string"),
+    pytest.param(_toml('[backend]\nname = "gurobi9"\n'), ValueError, ["'gurobi9'", "highs"], id="unknown-backend"),
+    pytest.param(_toml('[backend]\nname = ["highs"]\n'), ValueError, ["['highs']", "not a backend"],
+                 id="name-a-list"),
+    pytest.param(_toml('[backend]\nname = "highs"\ntimelimit = 3\n'), ValueError, ["'timelimit'", "time_limit"],
+                 id="unknown-option"),
+    pytest.param(_toml('[backend]\nname = "highs"\ntime_limit = "60"\n'), ValueError, ["time_limit", "'60'"],
+                 id="string-for-a-number"),
+    pytest.param(_toml('[backend]\nname = "highs"\ntime_limit = -1\n'), ValueError, ["time_limit", ">= 0"],
+                 id="negative-time-limit"),
+    pytest.param(_toml('[backend]\nname = "highs"\ntime_limit = nan\n'), ValueError, ["time_limit", "finite"],
+                 id="nan-time-limit"),
+    pytest.param(_toml('[backend]\nname = "highs"\ntime_limit = [60]\n'), ValueError, ["time_limit", "[60]"],
+                 id="list-for-a-scalar"),
+    pytest.param(_toml('[backend]\nname = "highs"\ntime_limit = 1979-05-27\n'), ValueError, ["time_limit"],
+                 id="date-for-a-number"),
+    pytest.param(_toml('[backend]\nname = "sa"\nnum_reads = [1, 2]\n'), ValueError, ["num_reads", "integer"],
+                 id="list-for-an-integer"),
+    pytest.param(_toml('[backend]\nname = "sa"\nnum_reads = 2.5\n'), ValueError, ["num_reads", "integer"],
+                 id="float-for-an-integer"),
+    pytest.param(_toml('[backend]\nname = "sa"\nnum_reads = -1\n'), ValueError, ["num_reads", ">= 1"],
+                 id="negative-reads"),
+    pytest.param(_toml('[backend]\nname = "sa"\n[qubo]\neta = 1\n'), ValueError, ["[qubo] eta", "true or false"],
+                 id="int-for-a-bool"),
+    pytest.param(_toml('[backend]\nname = "sa"\n[qubo]\nslack = ["minimal"]\n'), ValueError, ["slack"],
+                 id="list-for-a-choice"),
+    pytest.param(_toml('[backend]\nname = "sa"\n[qubo.penalty]\nsoft = nan\nhard = 1\n'), ValueError,
+                 ["[qubo.penalty]", "soft and hard"], id="nan-penalty"),
+    pytest.param(_toml('[backend]\nname = "sa"\n[qubo.penalty]\nsoft = inf\nhard = 1\n'), ValueError,
+                 ["penalty", "finite"], id="inf-penalty"),
+]
+
+
+@pytest.mark.parametrize("make, error, names", CONFIGS)
+def test_bad_backend_configs(tmp_path, make, error, names):
+    path = make(tmp_path)
+    for load in (load_backend, backend_from_spec):
+        with pytest.raises(error) as info:
+            load(path)
+        assert_clear_error(info.value, *names)
+
+
+@pytest.mark.parametrize("spec, error, names", [
+    pytest.param(None, ValueError, ["backend must be a name", "None"], id="spec-none"),
+    pytest.param(["highs"], ValueError, ["backend must be a name", "['highs']"], id="spec-list"),
+    pytest.param("highs.yaml", ValueError, ["backend must be a name", "highs.yaml"], id="spec-not-toml"),
+])
+def test_bad_backend_specs(spec, error, names):
+    with pytest.raises(error) as info:
+        backend_from_spec(spec)
+    assert_clear_error(info.value, *names)
+
+
+def test_load_backend_needs_a_path():
+    with pytest.raises(TypeError) as info:
+        load_backend(None)
+    assert_clear_error(info.value, "path", "NoneType")
+
+
+# The command line
+
+
+@pytest.fixture(scope="module")
+def csvs(tmp_path_factory):
+    """Small CSV files, good and bad, by name."""
+    folder = tmp_path_factory.mktemp("csv")
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=40), rng.normal(size=40)
+    frames = {
+        "good": pd.DataFrame({"a": a, "b": b, "y": np.where(a > 0, "yes", "no")}),
+        "one-class": pd.DataFrame({"a": a, "b": b, "y": "yes"}),
+        "all-nan": pd.DataFrame({"a": a, "b": np.nan, "y": np.where(a > 0, "yes", "no")}),
+        "inf": pd.DataFrame({"a": a, "b": np.where(b > 1, np.inf, b), "y": np.where(a > 0, "yes", "no")}),
+        "text": pd.DataFrame({"color": rng.choice(["red", "blue", "green"], 40), "size": rng.choice(["S", "L"], 40),
+                              "y": np.where(a > 0, 1, 0)}),
+        "label-only": pd.DataFrame({"y": np.where(a > 0, 1, 0)}),
+    }
+    paths = {}
+    for name, frame in frames.items():
+        paths[name] = folder / f"{name}.csv"
+        frame.to_csv(paths[name], index=False)
+    raw = {"empty": b"", "random": np.random.default_rng(1).bytes(500), "ragged": b"a,b,y\n1,2\n3,4,5,6,7\n"}
+    for name, data in raw.items():
+        paths[name] = folder / f"{name}.csv"
+        paths[name].write_bytes(data)
+    paths["missing"] = folder / "missing.csv"
+    return paths
+
+
+FIT = ["fit", "--num-starts", "1", "--num-iterations", "20", "--max-complexity", "4"]
+SOLVE = ["solve", "--max-num-literals", "2", "--time-limit", "5"]
+INSPECT = ["inspect", "--max-num-literals", "2"]
+EXPORT = ["export", "--max-num-literals", "2", "--format", "bqm", "-o", "{tmp}/out.bqm"]
+COMMANDS = {"fit": FIT, "solve": SOLVE, "inspect": INSPECT, "export": EXPORT}
+
+
+def _csv(name, label="y"):
+    return ["--csv", f"{{{name}}}", "--label", label]
+
+
+CLI = [
+    *[pytest.param(argv + _csv("missing"), 2, ["missing.csv", "does not exist"], id=f"{cmd}-csv-missing")
+      for cmd, argv in COMMANDS.items()],
+    *[pytest.param(argv + _csv("good", "churn"), 2, ["'churn'", "good.csv"], id=f"{cmd}-label-column-missing")
+      for cmd, argv in COMMANDS.items()],
+    *[pytest.param(argv + _csv("one-class"), 2, ["'y'", "1 distinct value"], id=f"{cmd}-one-class")
+      for cmd, argv in COMMANDS.items()],
+    *[pytest.param(argv + ["--dataset", "iris"], 2, ["'iris'", "breast_cancer"], id=f"{cmd}-unknown-dataset")
+      for cmd, argv in COMMANDS.items()],
+    pytest.param(INSPECT + _csv("all-nan"), 2, ["'y'", "0 distinct value"], id="inspect-nan-in-every-row"),
+    pytest.param(INSPECT + _csv("inf"), 2, ["'b'", "infinity"], id="inspect-inf-in-csv"),
+    pytest.param(SOLVE + _csv("label-only"), 2, ["no feature columns", "'y'"], id="solve-label-only"),
+    pytest.param(INSPECT + _csv("empty"), 2, ["empty.csv", "cannot read CSV"], id="inspect-empty-csv"),
+    pytest.param(INSPECT + _csv("random"), 2, ["random.csv", "cannot read CSV"], id="inspect-random-bytes-csv"),
+    pytest.param(INSPECT + _csv("ragged"), 2, ["ragged.csv", "cannot read CSV"], id="inspect-ragged-csv"),
+    pytest.param(INSPECT + ["--csv", "{tmp}", "--label", "y"], 2, ["is a folder"], id="inspect-csv-a-folder"),
+    pytest.param(FIT + ["--config", "{tmp}/missing.toml"], 2, ["missing.toml", "does not exist"],
+                 id="fit-config-missing"),
+    pytest.param(SOLVE + ["--config", "{tmp}"], 2, ["is a folder"], id="solve-config-a-folder"),
+    pytest.param(SOLVE + ["--backend", "{tmp}/missing.toml"], 2, ["missing.toml"], id="solve-backend-toml-missing"),
+    pytest.param(SOLVE + ["--config", "{csv:good}"], 2, ["good.csv", "invalid TOML"], id="solve-config-not-toml"),
+    pytest.param(FIT + ["--nonlocal-backend", "{csv:good}"], 2, ["good.csv", "unknown backend"],
+                 id="fit-backend-a-csv"),
+    pytest.param(["export", "--format", "bqm", "-o", "{tmp}"], 2, ["--output", "is a folder"],
+                 id="export-output-a-folder"),
+    pytest.param(["export", "--format", "bqm", "-o", "{csv:good}/out.bqm"], 2, ["--output", "good.csv"],
+                 id="export-output-under-a-file"),
+    pytest.param(["export", "--max-samples", "30", "--format", "bqm", "-o", "/proc/boolrules.bqm"], 2,
+                 ["--output", "/proc/boolrules.bqm"], id="export-output-unwritable"),
+]
+
+
+def _fill(arg: str, tmp_path, csvs) -> str:
+    if arg.startswith("{csv:"):
+        name, _, rest = arg[5:].partition("}")
+        return str(csvs[name]) + rest
+    if arg.startswith("{") and arg[1:].split("}")[0] in csvs:
+        return str(csvs[arg[1:-1]])
+    return arg.replace("{tmp}", str(tmp_path))
+
+
+@pytest.mark.parametrize("argv, code, names", CLI)
+def test_bad_command_lines(capsys, tmp_path, csvs, argv, code, names):
+    assert main([_fill(arg, tmp_path, csvs) for arg in argv]) == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("boolrules: error: "), err
+    for name in names:
+        assert name in lines[0], err
+
+
+def test_text_columns_are_binarized(capsys, csvs):
+    assert main(INSPECT + ["--csv", str(csvs["text"]), "--label", "y", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["binary_features"] > 0
+
+
+# Datasets
+
+
+def _gz(data: bytes):
+    return lambda folder: (folder / "parkinsons.data.gz").write_bytes(data)
+
+
+DATASET_FILES = [
+    pytest.param(_gz(b"\x1f\x8b\x08\x00garbage"), ["parkinsons.data.gz", "not a valid parkinsons file"],
+                 id="corrupt-gz"),
+    pytest.param(_gz(b"name,status\nx,1\n"), ["parkinsons.data.gz", "Not a gzipped file"], id="not-gz"),
+    pytest.param(_gz(gzip.compress(b"name,status,a\n" + b"x,1,2\n" * 1000)[:60]),
+                 ["parkinsons.data.gz", "EOFError"], id="truncated-gz"),
+    pytest.param(_gz(gzip.compress(b"a,b\n1,2\n")), ["parkinsons.data.gz", "['name', 'status']"],
+                 id="wrong-columns"),
+    pytest.param(_gz(gzip.compress(b"")), ["parkinsons.data.gz", "No columns"], id="empty-gz"),
+    pytest.param(_gz(gzip.compress(b"name,status,a\nx,1,\ny,0,\n")), ["parkinsons", "no complete rows"],
+                 id="no-complete-rows"),
+    pytest.param(lambda folder: None, ["parkinsons.data.gz", "BOOLRULES_DATA"], id="file-missing"),
+]
+
+
+@pytest.mark.parametrize("make, names", DATASET_FILES)
+def test_bad_dataset_files(tmp_path, monkeypatch, make, names):
+    make(tmp_path)
+    monkeypatch.setenv("BOOLRULES_DATA", str(tmp_path))
+    with pytest.raises((ValueError, FileNotFoundError)) as info:
+        load_dataset("parkinsons")
+    assert_clear_error(info.value, *names)
+
+
+@pytest.mark.parametrize("kwargs, error, names", [
+    pytest.param({"name": "iris"}, ValueError, ["'iris'", "breast_cancer"], id="unknown-name"),
+    pytest.param({"name": None}, ValueError, ["None", "breast_cancer"], id="name-none"),
+    pytest.param({"name": ["parkinsons"]}, ValueError, ["['parkinsons']"], id="name-list"),
+    pytest.param({"name": "parkinsons", "data_dir": 3}, TypeError, ["data_dir", "int"], id="data-dir-int"),
+    pytest.param({"name": "parkinsons", "data_dir": "/no/such/dir"}, FileNotFoundError, ["/no/such/dir"],
+                 id="data-dir-missing"),
+])
+def test_bad_dataset_arguments(kwargs, error, names):
+    with pytest.raises(error) as info:
+        load_dataset(**kwargs)
+    assert_clear_error(info.value, *names)
+
+
+def test_data_folder_missing(monkeypatch):
+    monkeypatch.setenv("BOOLRULES_DATA", "/no/such/dir")
+    with pytest.raises(FileNotFoundError) as info:
+        load_dataset("credit_risk")
+    assert_clear_error(info.value, "/no/such/dir/german.data.gz", "BOOLRULES_DATA")
+
+
+def test_the_cli_reports_a_corrupt_dataset_file(capsys, tmp_path, monkeypatch):
+    (tmp_path / "parkinsons.data.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
+    monkeypatch.setenv("BOOLRULES_DATA", str(tmp_path))
+    assert main(["inspect", "--dataset", "parkinsons"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("boolrules: error: dataset file ") and "parkinsons.data.gz" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert main(["datasets", "--json"]) == 0  # the listing goes on, with the error in the dataset's row
+    rows = {row["name"]: row for row in json.loads(capsys.readouterr().out)["datasets"]}
+    assert "not a valid parkinsons file" in rows["parkinsons"]["error"] and rows["breast_cancer"]["rows"] == 569
