@@ -13,3 +13,16 @@ def or_problem():
     X = rng.integers(0, 2, (30, 6), dtype=np.uint8)
     y = (X[:, 0] | X[:, 3]).astype(np.uint8)
     return depth_one(X, y, "Or", max_num_literals=2)
+
+
+@pytest.fixture(scope="session")
+def atleast_problem():
+    """12 random rows x 4 features, AtLeast (so the model has the integer k), λ = 0.05."""
+    X = np.random.default_rng(0).integers(0, 2, (12, 4), dtype=np.uint8)
+    return depth_one(X, np.array([0, 1] * 6, np.uint8), "AtLeast", max_num_literals=2, lam=0.05)
+
+
+@pytest.fixture(scope="session")
+def atleast_qubo(atleast_problem):
+    """`atleast_problem`'s QUBO without η, calibrated penalties."""
+    return atleast_problem.to_qubo(eta=False, penalty="calibrated")

@@ -20,7 +20,6 @@ import pytest
 from boolrules import from_dict, load_dataset, parse
 from boolrules.backends.config import backend_from_spec, load_backend
 from boolrules.cli import main
-from boolrules.formulations import depth_one
 from boolrules.formulations import export as export_module
 from boolrules.formulations.export import (
     LOAD_FORMATS,
@@ -161,14 +160,13 @@ def test_rule_json_round_trips():
 
 
 @pytest.fixture(scope="module")
-def problem():
-    X = np.random.default_rng(0).integers(0, 2, (12, 4), dtype=np.uint8)
-    return depth_one(X, np.array([0, 1] * 6, np.uint8), "AtLeast", max_num_literals=2, lam=0.05)
+def problem(atleast_problem):
+    return atleast_problem
 
 
 @pytest.fixture(scope="module")
-def qubo(problem):
-    return problem.to_qubo(eta=False, penalty="calibrated")
+def qubo(atleast_qubo):
+    return atleast_qubo
 
 
 @pytest.fixture(scope="module")

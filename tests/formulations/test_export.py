@@ -9,7 +9,6 @@ from qiskit import qasm3
 
 from boolrules.backends import get_backend
 from boolrules.backends.qaoa import qaoa_circuit
-from boolrules.formulations import depth_one
 from boolrules.formulations import export as export_module
 from boolrules.formulations.export import (
     LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file, lp_name, to_cqm,
@@ -17,15 +16,13 @@ from boolrules.formulations.export import (
 
 
 @pytest.fixture(scope="module")
-def problem():
-    """12 random rows x 4 features, AtLeast (so the model has the integer k)."""
-    X = np.random.default_rng(0).integers(0, 2, (12, 4), dtype=np.uint8)
-    return depth_one(X, np.array([0, 1] * 6, np.uint8), "AtLeast", max_num_literals=2, lam=0.05)
+def problem(atleast_problem):
+    return atleast_problem
 
 
 @pytest.fixture(scope="module")
-def qubo(problem):
-    return problem.to_qubo(eta=False, penalty="calibrated")
+def qubo(atleast_qubo):
+    return atleast_qubo
 
 
 @pytest.fixture(scope="module")
