@@ -285,7 +285,7 @@ ROWS = [
      ("y_true", "y_pred")),
     ("score_counts-y_true-non-binary", lambda: score_counts("accuracy", Y_TWO, Y), ValueError, ("y_true", "0/1")),
     ("score_counts-y_pred-NaN", lambda: score_counts("accuracy", Y, Y_NAN), ValueError, ("y_pred", "0/1")),
-    ("score_counts-y_pred-text", lambda: score_counts("accuracy", Y, Y_TEXT), ValueError, ("y_pred",)),
+    ("score_counts-y_pred-text", lambda: score_counts("accuracy", Y, Y_TEXT), TypeError, ("y_pred", "numbers")),
     ("score_counts-empty", lambda: score_counts("accuracy", Y[:0], Y[:0]), ValueError, ("y_true", "empty")),
     ("score_counts-y_true-2D", lambda: score_counts("accuracy", Y_2D, Y_2D), ValueError, ("y_true", "1-D")),
     ("balanced_sample_weight-one-class", lambda: balanced_sample_weight(Y_ONE_CLASS), ValueError,

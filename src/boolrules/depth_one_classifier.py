@@ -8,7 +8,7 @@ from .estimator import RuleEstimator
 from .formulations import depth_one
 from .formulations.depth_one import _operator_name
 from .metrics import score_counts
-from .validation import check_integer, check_number
+from .validation import check_bool, check_integer, check_number
 
 __all__ = ["DepthOneClassifier"]
 
@@ -69,8 +69,7 @@ class DepthOneClassifier(RuleEstimator):
         if check_integer(self.min_num_literals, "min_num_literals", 0) > max_lit:
             raise ValueError(f"min_num_literals must be <= {max_lit} (max_num_literals), got {self.min_num_literals}")
         check_number(self.lam, "lam", 0)
-        if not isinstance(self.negated, (bool, np.bool_)):
-            raise TypeError(f"negated must be true or false, got {self.negated!r}")
+        check_bool(self.negated, "negated")
         if not isinstance(self.metric, str) or self.metric not in _WEIGHTS:
             raise ValueError(f"DepthOneClassifier optimises one of {sorted(_WEIGHTS)}, got metric={self.metric!r}")
         if self.time_limit is not None:

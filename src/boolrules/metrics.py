@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rules.bitset import check_binary_matrix
+
 __all__ = ["METRICS", "get_metric", "score_counts", "balanced_sample_weight"]
 
 
@@ -73,9 +75,7 @@ def _binary_labels(y, name: str) -> np.ndarray:
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of 0/1 labels, got an array of shape {y.shape}")
-    if y.dtype != bool and (y.dtype.kind not in "biuf" or not np.isin(y, (0, 1)).all()):
-        raise ValueError(f"{name} must hold 0/1 labels (or bools), got dtype {y.dtype} with other values")
-    return y.astype(bool, copy=False)
+    return check_binary_matrix(y[:, None], name)[:, 0].astype(bool)
 
 
 def score_counts(name: str, y_true, y_pred) -> float:

@@ -5,7 +5,16 @@ from __future__ import annotations
 import math
 import numbers
 
-__all__ = ["check_integer", "check_number"]
+import numpy as np
+
+__all__ = ["check_bool", "check_integer", "check_number"]
+
+
+def check_bool(value, name: str) -> bool:
+    """`value` as a bool (Python's or numpy's), or TypeError naming `name`: 1 or "yes" are refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be true or false, got {value!r}")
+    return bool(value)
 
 
 def check_integer(value, name: str, low: int | None = None, high: int | None = None) -> int:

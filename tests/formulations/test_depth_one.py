@@ -164,7 +164,7 @@ def test_decode_empty_selection_and_negation():
         ({"sample_weight": "gaussian"}, ValueError, "'balanced', 'uniform'"),
         ({"lam": -0.1}, ValueError, "lam must be >= 0"),
         ({"max_num_literals": 2.5}, TypeError, "max_num_literals must be an integer"),
-        ({"negated": "yes"}, TypeError, "negated must be a bool"),
+        ({"negated": "yes"}, TypeError, "negated must be true or false"),
     ],
 )
 def test_bad_arguments(kwargs, error, match):

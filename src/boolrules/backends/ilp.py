@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ..formulations.solve import ILP_SOLVERS, solve_ilp
-from ..validation import check_integer, check_number
+from ..formulations.solve import ILP_SOLVERS, check_ilp_options, solve_ilp
 from .base import Backend, Result, register_backend
 
 __all__ = ["IlpBackend"]
@@ -18,15 +17,9 @@ class IlpBackend(Backend):
     """
 
     def __init__(self, solver="highs", time_limit=None, mip_gap=None, threads=None, warm_start=True):
-        if solver not in ILP_SOLVERS:
-            raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
         self.solver = solver
-        self.time_limit = None if time_limit is None else check_number(time_limit, "time_limit", 0)
-        self.mip_gap = None if mip_gap is None else check_number(mip_gap, "mip_gap", 0)
-        self.threads = None if threads is None else check_integer(threads, "threads", 1)
-        if not isinstance(warm_start, bool):
-            raise TypeError(f"warm_start must be true or false, got {warm_start!r}")
-        self.warm_start = warm_start
+        self.time_limit, self.mip_gap, self.threads, self.warm_start = check_ilp_options(
+            solver, time_limit, mip_gap, threads, warm_start)
 
     @property
     def name(self) -> str:

@@ -14,6 +14,7 @@ import dimod
 from ..formulations.problem import check_problem
 from ..formulations.qubo import SLACK_MODES
 from ..formulations.qubo_problem import check_penalty
+from ..validation import check_bool
 from .base import Backend, Result
 
 __all__ = ["QuboBackend"]
@@ -28,8 +29,7 @@ class QuboBackend(Backend):
 
     def _set_compile_options(self, eta, penalty, slack) -> None:
         """Check and keep the options of `DepthOneProblem.to_qubo` that every QUBO backend takes."""
-        if not isinstance(eta, bool):
-            raise TypeError(f"eta must be true or false, got {eta!r}")
+        eta = check_bool(eta, "eta")
         check_penalty(penalty)
         if slack not in SLACK_MODES:
             raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {slack!r}")

@@ -17,7 +17,7 @@ from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpressio
 
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, Operator, check_binary_matrix
-from ..validation import check_integer, check_number
+from ..validation import check_bool, check_integer, check_number
 from .problem import DepthOneProblem
 
 __all__ = ["depth_one", "RowBlock", "row_blocks"]
@@ -138,10 +138,8 @@ def depth_one(
     if exclusive_literals and min_lit > m:
         raise ValueError(f"min_num_literals ({min_lit}) exceeds the {m} features available with exclusive literals")
     lam = check_number(lam, "lam", 0)
-    if not isinstance(negated, (bool, np.bool_)):
-        raise TypeError(f"negated must be a bool, got {negated!r}")
-    if not isinstance(exclusive_literals, (bool, np.bool_)):
-        raise TypeError(f"exclusive_literals must be a bool, got {exclusive_literals!r}")
+    negated = check_bool(negated, "negated")
+    exclusive_literals = check_bool(exclusive_literals, "exclusive_literals")
     weights = _weights(sample_weight, y)
     target = 1 - y if negated else y
 

@@ -10,7 +10,7 @@ import dimod
 import numpy as np
 
 from ..rules import Rule
-from ..validation import check_number
+from ..validation import check_bool, check_number
 from .problem import check_problem
 from .qubo import Penalties, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero, LinearForm
@@ -60,8 +60,7 @@ def check_penalty(penalty):
 def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
     """Run the reduction chain (fix η if not `eta`, binary expansion, penalty QUBO)."""
     check_problem(problem)
-    if not isinstance(eta, (bool, np.bool_)):
-        raise TypeError(f"eta must be true or false, got {eta!r}")
+    eta = check_bool(eta, "eta")
     check_penalty(penalty)
     penalty_qubo = PenaltyQubo(slack)  # checks slack before the work below
     form, group_rows = _linear_form(problem)

@@ -23,11 +23,11 @@ import pyomo.environ as pyo
 from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
 from pyomo.opt import TerminationCondition as LegacyTermination
 
-from ..validation import check_integer, check_number
+from ..validation import check_bool, check_integer, check_number
 from .problem import DepthOneProblem, check_problem
 from .repair import feasible_point, polish, repair_values
 
-__all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "solve_ilp"]
+__all__ = ["IlpOutcome", "ILP_SOLVERS", "available_ilp_solvers", "check_ilp_options", "solve_ilp"]
 
 # Our name -> (newer-interface name or None, classic name, option names for
 # (time limit, relative gap, threads) in the classic interface).
@@ -89,6 +89,18 @@ def available_ilp_solvers() -> list[str]:
     return [name for name in ILP_SOLVERS if _interface(name) is not None]
 
 
+def check_ilp_options(solver, time_limit, mip_gap, threads, warm_start) -> tuple:
+    """(time_limit, mip_gap, threads, warm_start) checked for `solve_ilp`, or an error naming the option."""
+    if not isinstance(solver, str) or solver not in ILP_SOLVERS:
+        raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
+    return (
+        None if time_limit is None else check_number(time_limit, "time_limit", 0),
+        None if mip_gap is None else check_number(mip_gap, "mip_gap", 0),
+        None if threads is None else check_integer(threads, "threads", 1),
+        check_bool(warm_start, "warm_start"),
+    )
+
+
 def solve_ilp(
     problem: DepthOneProblem,
     solver: str = "highs",
@@ -105,17 +117,8 @@ def solve_ilp(
     first incumbent, where the solver takes one (highs, classic solvers that
     are warm-start capable), so a short time limit still returns a rule at least that good."""
     check_problem(problem)
-    if not isinstance(solver, str) or solver not in ILP_SOLVERS:
-        raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
-    if time_limit is not None:
-        check_number(time_limit, "time_limit", 0)
-    if mip_gap is not None:
-        check_number(mip_gap, "mip_gap", 0)
-    if threads is not None:
-        check_integer(threads, "threads", 1)
-    for name, value in (("warm_start", warm_start), ("tee", tee)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be true or false, got {value!r}")
+    time_limit, mip_gap, threads, warm_start = check_ilp_options(solver, time_limit, mip_gap, threads, warm_start)
+    tee = check_bool(tee, "tee")
     found = _interface(solver)
     if found is None:
         raise ValueError(

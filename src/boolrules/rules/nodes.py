@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ..validation import check_integer
+from ..validation import check_bool, check_integer
 
 __all__ = [
     "Rule",
@@ -127,12 +127,6 @@ def _rebuild(data):
     return from_dict(data)
 
 
-def _check_bool(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
-    return bool(value)
-
-
 class Literal(Rule):
     """Feature `index` (`f3`) or its negation (`~f3`)."""
 
@@ -141,7 +135,7 @@ class Literal(Rule):
     def __init__(self, index: int, negated: bool = False):
         index = check_integer(index, "index", 0)
         object.__setattr__(self, "index", index)
-        self._init(_check_bool(negated, "negated"), 1, 0, (Literal, index, bool(negated)))
+        self._init(check_bool(negated, "negated"), 1, 0, (Literal, index, bool(negated)))
 
     def literals(self):
         return (self,)
@@ -227,7 +221,7 @@ class Operator(Rule):
                 )
         object.__setattr__(self, "_subrules", tuple(subrules))
         object.__setattr__(self, "k", k)
-        negated = _check_bool(negated, "negated")
+        negated = check_bool(negated, "negated")
         self._init(
             negated,
             1 + sum(s.complexity for s in subrules),
