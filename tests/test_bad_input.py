@@ -327,6 +327,10 @@ ROWS = [
      ("X", "dtype")),
     ("BitMatrix-X-non-binary", lambda: BitMatrix(X_TWO), ValueError, ("X", "binary")),
     ("BitMatrix-X-1D", lambda: BitMatrix(X_1D), ValueError, ("X", "2-D")),
+    ("BitMatrix.evaluate-literal-beyond-data", lambda: BitMatrix(X).evaluate(Literal(X.shape[1])), ValueError,
+     ("feature", "columns")),
+    ("BitMatrix.evaluate-operator-beyond-data",
+     lambda: BitMatrix(X).evaluate(Or(Literal(0), Literal(X.shape[1] + 1))), ValueError, ("feature", "columns")),
     ("BitMatrix-X-object", lambda: BitMatrix(X_OBJECT), TypeError, ("X", "dtype")),
     ("check_binary_matrix-name", lambda: check_binary_matrix(X_NAN, "features"), ValueError, ("features", "NaN")),
     # depth_one: arrays
@@ -389,6 +393,11 @@ ROWS = [
     # DepthOneProblem
     ("DepthOneProblem.decode-b-wrong-length", lambda: problem().decode({"b": [0, 1], "bt": [0, 0]}), ValueError,
      ("b", "bt", "4 values")),
+    ("DepthOneProblem.decode-bt-missing", lambda: problem().decode({"b": [0, 1, 0, 0]}), ValueError,
+     ("values", "b, bt")),
+    ("DepthOneProblem.decode-k-missing",
+     lambda: problem(operator="AtLeast").decode({"b": [1, 0, 0, 0], "bt": [0, 0, 0, 0]}), ValueError,
+     ("values", "b, bt, k")),
     ("DepthOneProblem.decode-k-out-of-range",
      lambda: problem(operator="AtLeast").decode({"b": [1, 0, 0, 0], "bt": [0, 0, 0, 0], "k": 3}), ValueError,
      ("k=3",)),

@@ -183,6 +183,9 @@ class DepthOneProblem:
     def decode(self, values, simplify: bool = True) -> Rule:
         """The rule that `values` ({"b", "bt", "k"}) encodes. With `simplify`, an operator over
         one literal becomes the equivalent literal or constant and an empty one a constant."""
+        needed = ["b", "bt", "k"] if self.parameterized else ["b", "bt"]
+        if not isinstance(values, dict) or not set(needed) <= set(values):
+            raise ValueError(f"values must be a dict of the blocks {', '.join(needed)}, got {values!r:.80}")
         b = np.asarray(values["b"]).round().astype(bool)
         bt = np.asarray(values["bt"]).round().astype(bool)
         if b.shape != (self.num_features,) or bt.shape != (self.num_features,):

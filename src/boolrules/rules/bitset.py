@@ -69,13 +69,16 @@ class BitMatrix:
         self.zeros = np.zeros(self.num_words, np.uint64)
 
     def literal_row(self, literal: Literal) -> int:
-        """Row of `literal_words` that holds this literal."""
+        """Row of `literal_words` that holds this literal (a feature beyond the data is an error,
+        not silently the negation of another feature)."""
+        if literal.index >= self.m:
+            raise ValueError(f"the rule references feature {literal.index} but the data has only {self.m} columns")
         return literal.index + self.m * literal.negated
 
     def evaluate(self, rule: Rule, memo: dict | None = None) -> np.ndarray:
         """Packed truth values of `rule`; `memo` caches sub-rule results between calls."""
         if isinstance(rule, Literal):
-            return self.literal_words[rule.index + self.m * rule.negated]
+            return self.literal_words[self.literal_row(rule)]
         if memo is not None:
             hit = memo.get(rule)
             if hit is not None:
@@ -95,7 +98,7 @@ class BitMatrix:
     def _children(self, op: Operator, memo) -> np.ndarray:
         subs = op.subrules
         if all(type(s) is Literal for s in subs):
-            rows = [s.index + self.m * s.negated for s in subs]
+            rows = [self.literal_row(s) for s in subs]
             return self.literal_words[rows]
         return np.stack([self.evaluate(s, memo) for s in subs])
 
