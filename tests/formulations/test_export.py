@@ -8,7 +8,7 @@ import pytest
 from qiskit import qasm3
 
 from boolrules.backends import get_backend
-from boolrules.backends.qaoa import qaoa_circuit
+from boolrules.formulations.to_qiskit import qaoa_circuit
 from boolrules.formulations import export as export_module
 from boolrules.formulations.export import (
     LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file, lp_name, to_cqm,

@@ -98,7 +98,7 @@ def _write_qbsolv(qubo, path):
 def _write_lp(qubo, path):
     from qiskit_optimization.translators import to_docplex_mp
 
-    from ..backends.qaoa import quadratic_program
+    from .to_qiskit import quadratic_program
 
     program = quadratic_program(qubo.bqm.binary, names=[lp_name(v) for v in qubo.bqm.variables])
     Path(path).write_text(to_docplex_mp(program).export_as_lp_string())
@@ -107,7 +107,7 @@ def _write_lp(qubo, path):
 def _write_qasm3(qubo, path):
     from qiskit import qasm3
 
-    from ..backends.qaoa import qaoa_circuit
+    from .to_qiskit import qaoa_circuit
 
     Path(path).write_text(qasm3.dumps(qaoa_circuit(qubo)))
 
