@@ -76,14 +76,10 @@ class DepthOneClassifier(RuleEstimator):
             check_number(self.time_limit, "time_limit", 0)
         if self.max_samples is not None:
             check_integer(self.max_samples, "max_samples", 1)
-        self._backend()
-        super()._validate_params()
-
-    def _backend(self):
         from .backends.config import backend_from_spec
 
-        options = {} if self.time_limit is None else {"time_limit": self.time_limit}
-        return backend_from_spec(self.backend), options
+        backend_from_spec(self.backend)
+        super()._validate_params()
 
     def _fit_binary(self, X, y, rng):
         rows = np.arange(len(y))
@@ -98,8 +94,11 @@ class DepthOneClassifier(RuleEstimator):
             min_num_literals=int(self.min_num_literals),
             lam=float(self.lam), sample_weight=weights, negated=bool(self.negated),
         )
-        backend, options = self._backend()
-        self.result_ = backend.solve(problem, **options)
+        from .backends.config import opened_backend
+
+        options = {} if self.time_limit is None else {"time_limit": self.time_limit}
+        with opened_backend(self.backend) as backend:
+            self.result_ = backend.solve(problem, **options)
         if self.result_.rule is None:
             raise RuntimeError(
                 f"backend {backend.name!r} returned no rule (status {self.result_.status}: {self.result_.message})"

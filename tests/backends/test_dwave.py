@@ -290,3 +290,64 @@ def test_cloud_failures_name_the_backend(name, error, says):
         get_backend(name, sampler=sampler).solve(planted(12, 3))
     assert str(raised.value) == f"backend {name!r}: {says})"
     assert raised.value.__cause__ is error
+
+
+# Cloud clients are closed by whoever built them
+
+
+class ClosableHybrid(FakeHybrid):
+    def __init__(self, log):
+        self.log = log
+        log.append("built")
+
+    def close(self):
+        self.log.append("closed")
+
+
+@pytest.fixture
+def hybrid_log(monkeypatch):
+    """`LeapHybridSampler()` builds a fake client that logs being built and closed."""
+    monkeypatch.setenv("DWAVE_API_TOKEN", "not-a-real-token")
+    log = []
+    monkeypatch.setattr(dwave, "LeapHybridSampler", lambda **config: ClosableHybrid(log))
+    return log
+
+
+def test_a_closed_backend_closes_its_client_and_can_solve_again(hybrid_log):
+    problem = planted(12, 3)
+    with get_backend("leap-hybrid") as backend:
+        backend.solve(problem)
+        backend.solve(problem, time_limit=5)  # a per-call copy shares the client
+    assert hybrid_log == ["built", "closed"]
+    backend.solve(problem)
+    backend.close()
+    backend.close()
+    assert hybrid_log == ["built", "closed", "built", "closed"]
+
+
+def test_an_injected_sampler_is_left_to_its_owner():
+    sampler = ClosableHybrid([])
+    with get_backend("leap-hybrid", sampler=sampler) as backend:
+        backend.solve(planted(12, 3))
+    assert sampler.log == ["built"]
+
+
+def test_estimators_close_the_clients_of_the_backends_they_build(hybrid_log):
+    from boolrules import DepthOneClassifier, RuleClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (60, 5), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    DepthOneClassifier(backend="leap-hybrid", max_num_literals=2).fit(X, y)
+    assert hybrid_log == ["built", "closed"]
+    hybrid_log.clear()
+    clf = RuleClassifier(num_starts=2, num_iterations=60, patience=1, num_iterations_burn_in=5, random_state=0,
+                         nonlocal_backend="leap-hybrid").fit(X, y)
+    assert clf.nonlocal_stats_.calls > 0
+    assert hybrid_log == ["built", "closed"] * 2  # one backend per start (n_jobs=None runs each start as a task)
+    hybrid_log.clear()
+    backend = get_backend("leap-hybrid")
+    DepthOneClassifier(backend=backend, max_num_literals=2).fit(X, y)
+    assert hybrid_log == ["built"]  # the caller's backend stays open
+    backend.close()
+    assert hybrid_log == ["built", "closed"]

@@ -55,6 +55,15 @@ class Backend:
     def solve(self, problem, **options) -> Result:
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Release what the backend holds open (a cloud client); a later `solve` opens it again."""
+
+    def __enter__(self) -> Backend:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
     def options(self) -> dict:
         """The backend's options by name."""
         return {k: getattr(self, k) for k in option_names(type(self))}

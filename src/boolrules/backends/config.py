@@ -21,13 +21,14 @@ import importlib
 import inspect
 import os
 import tomllib
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..formulations.qubo import SLACK_MODES
 from ..formulations.qubo_problem import PENALTY_MODES
 from .base import BACKEND_MODULES, BACKENDS, Backend, backend_names, get_backend
 
-__all__ = ["load_backend", "backend_from_spec"]
+__all__ = ["load_backend", "backend_from_spec", "opened_backend"]
 
 TABLES = ("backend", "qubo")
 QUBO_KEYS = ("eta", "penalty", "slack")
@@ -64,6 +65,18 @@ def load_backend(path) -> Backend:
         return get_backend(name, **options)
     except (ValueError, TypeError) as err:
         raise ValueError(f"{path}: [backend] {name!r}: {err}") from err
+
+
+@contextmanager
+def opened_backend(spec):
+    """`backend_from_spec(spec)` for a `with` block, closed at its end when it was built here from a
+    name or config (a `Backend` the caller passed stays open: it is the caller's)."""
+    backend = backend_from_spec(spec)
+    try:
+        yield backend
+    finally:
+        if backend is not spec:
+            backend.close()
 
 
 def backend_from_spec(spec) -> Backend:

@@ -75,7 +75,7 @@ class _Cloud:
 
     sampler: object
     fixed_options = ("sampler",)
-    _cloud = None
+    _client: dict  # {"sampler": the cloud client}, once built; shared with per-call copies
 
     def configured(self, overrides: dict):
         """A per-call copy that keeps this backend's cloud client; the sampler itself is fixed."""
@@ -84,7 +84,7 @@ class _Cloud:
             raise ValueError(f"{', '.join(fixed)} cannot be changed per call; build the backend with "
                              f"get_backend({self.name!r}, ...)")
         backend = super().configured(overrides)
-        backend._cloud = self._cloud
+        backend._client = self._client
         return backend
 
     def solve(self, problem, **options) -> Result:
@@ -101,14 +101,21 @@ class _Cloud:
         reused, so repeated solves (the non-local oracle) share one cloud client."""
         if self.sampler is not None:
             return self.sampler
-        if self._cloud is None:
+        if "sampler" not in self._client:
             require_token()
-            self._cloud = make()
-        return self._cloud
+            self._client["sampler"] = make()
+        return self._client["sampler"]
+
+    def close(self) -> None:
+        """Close the cloud client this backend built (an injected `sampler` is the caller's to close)."""
+        client = self._client.pop("sampler", None)
+        if client is not None:
+            client.close()
 
     def _set_sampler(self, sampler) -> None:
         """Keep an injected `sampler`; without one, the cloud is the sampler and a token is required."""
         self.sampler = sampler
+        self._client = {}
         if sampler is None:
             require_token()
 

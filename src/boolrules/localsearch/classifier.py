@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 
-from ..backends.config import backend_from_spec
+from ..backends.config import backend_from_spec, opened_backend
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, Operator
@@ -38,12 +38,8 @@ def resolve_operators(operators, name: str = "operators") -> tuple[type[Operator
     return tuple(dict.fromkeys(resolved))
 
 
-def _oracle_factory(X, y, bits, space, params):
-    """rng -> NonLocalOracle for one start, or None without a non-local backend."""
-    spec = params["nonlocal_backend"]
-    if spec is None:
-        return None
-    backend = backend_from_spec(spec)
+def _oracle_factory(X, y, bits, space, params, backend):
+    """rng -> NonLocalOracle for one start on `backend`."""
     weights = np.ones(len(y)) if params["metric"] == "accuracy" else balanced_sample_weight(y)
     operators = resolve_operators(params["nonlocal_operators"], "nonlocal_operators")
 
@@ -60,21 +56,18 @@ def _run_starts(X, y, space, params, seeds, record):
     """Independent annealing starts on one process (a joblib task)."""
     bits = BitMatrix(X, checked=True)
     scorer = RuleScorer(bits, y, params["metric"], params["lam"])
-    factory = _oracle_factory(X, y, bits, space, params)
-    return [
-        anneal(
-            scorer,
-            space,
-            num_iterations=params["num_iterations"],
-            temperatures=params["temperatures"],
-            seed=int(seed),
-            record=record,
-            oracle_factory=factory,
-            burn_in=params["burn_in"],
-            patience=params["patience"],
-        )
-        for seed in seeds
-    ]
+    if params["nonlocal_backend"] is None:
+        return [_anneal(scorer, space, params, seed, record, None) for seed in seeds]
+    with opened_backend(params["nonlocal_backend"]) as backend:
+        factory = _oracle_factory(X, y, bits, space, params, backend)
+        return [_anneal(scorer, space, params, seed, record, factory) for seed in seeds]
+
+
+def _anneal(scorer, space, params, seed, record, factory) -> StartResult:
+    return anneal(
+        scorer, space, num_iterations=params["num_iterations"], temperatures=params["temperatures"], seed=int(seed),
+        record=record, oracle_factory=factory, burn_in=params["burn_in"], patience=params["patience"],
+    )
 
 
 def _sum_stats(stats) -> OracleStats | None:
