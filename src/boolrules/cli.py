@@ -183,12 +183,12 @@ def _problem(args, data: _Data):
 # Backends, progress, output
 
 
-def _backend(spec, config, seed: int, time_limit: float | None = None) -> Backend:
-    """The backend a name or .toml path (`spec`) or a config file names; seeded with `seed` when it
-    takes a seed that is not set, and given `time_limit` when one is asked for."""
+def _backend(spec, config, seed: int, time_limit: float | None = None, option: str = "--backend") -> Backend:
+    """The backend a name or .toml path (`spec`, given as `option`) or a config file names; seeded
+    with `seed` when it takes a seed that is not set, and given `time_limit` when one is asked for."""
     if config is None and spec not in backend_names() and Path(spec).suffix != ".toml":
         raise UsageError(f"unknown backend {spec!r}; give a .toml config or one of: {', '.join(backend_names())}")
-    backend = load_backend(config) if config is not None else backend_from_spec(spec)
+    backend = load_backend(config) if config is not None else backend_from_spec(spec, option)
     options = backend.options()
     overrides = {"seed": seed} if "seed" in options and options["seed"] is None else {}
     if time_limit is not None:
@@ -270,7 +270,7 @@ def _fit(args) -> int:
 
     backend = None
     if args.nonlocal_backend is not None or args.config is not None:
-        backend = _backend(args.nonlocal_backend, args.config, args.seed)
+        backend = _backend(args.nonlocal_backend, args.config, args.seed, option="--nonlocal-backend")
     data = _load_data(args)
     X_train, X_test, y_train, y_test = _split(data, args)
     operators = tuple(dict.fromkeys(args.operators))

@@ -68,10 +68,10 @@ def load_backend(path) -> Backend:
 
 
 @contextmanager
-def opened_backend(spec):
-    """`backend_from_spec(spec)` for a `with` block, closed at its end when it was built here from a
-    name or config (a `Backend` the caller passed stays open: it is the caller's)."""
-    backend = backend_from_spec(spec)
+def opened_backend(spec, name: str = "backend"):
+    """`backend_from_spec(spec, name)` for a `with` block, closed at its end when it was built here
+    from a name or config (a `Backend` the caller passed stays open: it is the caller's)."""
+    backend = backend_from_spec(spec, name)
     try:
         yield backend
     finally:
@@ -79,15 +79,19 @@ def opened_backend(spec):
             backend.close()
 
 
-def backend_from_spec(spec) -> Backend:
-    """A backend from a name (`get_backend`), a `Backend` (returned as is) or the path of a .toml file."""
+def backend_from_spec(spec, name: str = "backend") -> Backend:
+    """A backend from a name (`get_backend`), a `Backend` (returned as is) or the path of a .toml file;
+    errors name the argument `name` that held `spec`."""
     if isinstance(spec, Backend):
         return spec
     if isinstance(spec, str) and spec in backend_names():
         return get_backend(spec)
     if isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml":
-        return load_backend(spec)
-    raise ValueError(f"backend must be a name ({', '.join(backend_names())}), a Backend or a path to a .toml "
+        try:
+            return load_backend(spec)
+        except (OSError, ValueError, TypeError) as err:  # a missing or malformed config file
+            raise type(err)(f"{name}: {err}") from err
+    raise ValueError(f"{name} must be a name ({', '.join(backend_names())}), a Backend or a path to a .toml "
                      f"file, got {spec!r}")
 
 

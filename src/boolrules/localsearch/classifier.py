@@ -58,7 +58,7 @@ def _run_starts(X, y, space, params, seeds, record):
     scorer = RuleScorer(bits, y, params["metric"], params["lam"])
     if params["nonlocal_backend"] is None:
         return [_anneal(scorer, space, params, seed, record, None) for seed in seeds]
-    with opened_backend(params["nonlocal_backend"]) as backend:
+    with opened_backend(params["nonlocal_backend"], "nonlocal_backend") as backend:
         factory = _oracle_factory(X, y, bits, space, params, backend)
         return [_anneal(scorer, space, params, seed, record, factory) for seed in seeds]
 
@@ -181,7 +181,7 @@ class RuleClassifier(RuleEstimator):
         if self.n_jobs is not None and check_integer(self.n_jobs, "n_jobs") == 0:
             raise ValueError("n_jobs must be None, a positive number of workers or negative (-1: all CPUs), got 0")
         if self.nonlocal_backend is not None:
-            backend_from_spec(self.nonlocal_backend)
+            backend_from_spec(self.nonlocal_backend, "nonlocal_backend")
             resolve_operators(self.nonlocal_operators, "nonlocal_operators")
             if self.num_iterations_burn_in is not None:
                 check_integer(self.num_iterations_burn_in, "num_iterations_burn_in", 0)
