@@ -5,14 +5,16 @@ import dimod
 import highspy
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from qiskit import qasm3
 
 from boolrules.backends import get_backend
-from boolrules.formulations.to_qiskit import qaoa_circuit
 from boolrules.formulations import export as export_module
 from boolrules.formulations.export import (
     LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file, lp_name, to_cqm,
 )
+from boolrules.formulations.to_qiskit import qaoa_circuit
 
 
 @pytest.fixture(scope="module")
@@ -194,3 +196,38 @@ def test_a_failed_rename_leaves_no_file(tmp_path, problem, monkeypatch):
     with pytest.raises(PermissionError):
         problem.export(tmp_path / "model.mps", "mps")
     assert list(tmp_path.iterdir()) == []
+
+
+# The bqm reader (our own, so that it can check a file before use) against dimod's writer and reader
+
+
+@st.composite
+def bqms(draw):
+    """Random BQMs: 0-8 variables labelled by ints, strings or tuples, any interactions, both vartypes."""
+    n = draw(st.integers(0, 8))
+    kind = draw(st.sampled_from(["int", "str", "tuple", "range"]))
+    labels = {"int": [3 * i + 1 for i in range(n)], "str": [f"v{i}" for i in range(n)],
+              "tuple": [("b", i) for i in range(n)], "range": list(range(n))}[kind]
+    biases = st.floats(-1e6, 1e6, allow_nan=False)
+    bqm = dimod.BQM(draw(st.sampled_from(["BINARY", "SPIN"])))
+    for v in labels:
+        bqm.add_variable(v, draw(biases))
+    pairs = [(u, v) for i, u in enumerate(labels) for v in labels[i + 1:]]
+    for u, v in draw(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []:
+        bqm.add_interaction(u, v, draw(biases))
+    bqm.offset = draw(biases)
+    return bqm
+
+
+@settings(max_examples=60, deadline=None)
+@given(bqm=bqms())
+def test_bqm_files_read_back_as_dimod_reads_them(tmp_path_factory, bqm):
+    path = tmp_path_factory.mktemp("bqm") / "model.bqm"
+    with bqm.to_file() as data:
+        path.write_bytes(data.read())
+    loaded = load_qubo_file(path, "bqm")
+    with open(path, "rb") as f:
+        reference = dimod.BinaryQuadraticModel.from_file(f)
+    assert loaded.vartype is reference.vartype is bqm.vartype
+    assert list(loaded.variables) == list(reference.variables) == list(bqm.variables)
+    assert loaded.is_equal(reference) and loaded.is_equal(bqm)
