@@ -10,8 +10,10 @@ itself, not deep inside json, dimod, pandas or gzip. Format-specific corruptions
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import struct
+import zipfile
 
 import numpy as np
 import pandas as pd
@@ -274,6 +276,79 @@ def test_hostile_bqm_files(tmp_path, good_files, header_edit, body_edit, message
     with pytest.raises(ValueError) as info:
         load_qubo_file(path, "bqm")
     assert_clear_error(info.value, str(path), message)
+
+
+def cqm_file(data: bytes, entry: str | None, edit) -> bytes:
+    """A copy of the CQM file `data` with `edit` applied to the bytes of zip entry `entry`, or to its
+    outer header (a dict) when `entry` is None."""
+    start = 14 + struct.unpack("<I", data[10:14])[0]
+    header = data[:start]
+    if entry is None:
+        text = json.dumps(edit(json.loads(data[14:start].decode()))).encode()
+        header = data[:10] + struct.pack("<I", len(text) + 1) + text + b"\n"
+    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    assert entry is None or entry in source.namelist(), entry
+    with zipfile.ZipFile(out, "w") as target:
+        for info in source.infolist():
+            body = source.read(info.filename)
+            target.writestr(info.filename, edit(bytearray(body)) if info.filename == entry else body)
+    return header + out.getvalue()
+
+
+def _expr_shape(shape):
+    """An expression entry whose header announces `shape`, padded to keep the sections in place."""
+    def edit(body):
+        length = struct.unpack("<I", body[11:15])[0]
+        header = json.loads(body[15:15 + length].decode())
+        text = json.dumps({**header, "shape": shape}).encode() + b"\n"
+        return body[:15] + text.ljust(length) + body[15 + length:]
+    return edit
+
+
+def _section(magic, offset, value, fmt):
+    """Overwrite the value at `offset` bytes into section `magic` (after its length field)."""
+    def edit(body):
+        start = body.index(magic) + len(magic) + (8 if magic == b"QUAD" else 4) + offset
+        body[start:start + struct.calcsize(fmt)] = struct.pack(fmt, value)
+        return bytes(body)
+    return edit
+
+
+LHS = 'constraints/"max_literals"/'
+HOSTILE_CQM = [
+    pytest.param("objective", _expr_shape([900_000_000, 1]), "INDX section is cut short", id="expr-huge-shape"),
+    pytest.param("objective", _expr_shape([-1, 0]), "shape", id="expr-negative-shape"),
+    pytest.param("objective", _section(b"INDX", 0, 10**9, "<i"), "distinct indices", id="expr-index-out-of-range"),
+    pytest.param("objective", _section(b"INDX", 4, 0, "<i"), "distinct indices", id="expr-index-repeated"),
+    pytest.param("objective", _section(b"LINB", 0, float("nan"), "<d"), "finite", id="expr-nan-bias"),
+    pytest.param(LHS + "lhs", _section(b"INDX", 0, -3, "<i"), "distinct indices", id="lhs-index-negative"),
+    pytest.param(LHS + "rhs", lambda body: struct.pack("<d", float("inf")), "finite", id="rhs-infinite"),
+    pytest.param(LHS + "rhs", lambda body: b"\0" * 3, "rhs is not one float64", id="rhs-cut-short"),
+    pytest.param(LHS + "sense", lambda body: b"<>", "sense must be one of", id="sense-unknown"),
+    pytest.param("varinfo", _section(b"VTYP", 0, 9, "<b"), "unknown vartype", id="varinfo-vartype-unknown"),
+    pytest.param("varinfo", _section(b"VTYP", 1, 5.0, "<d"), "lower bound above", id="varinfo-bounds-crossed"),
+    pytest.param(None, lambda h: {**h, "num_variables": 10**9}, "varinfo: its VTYP section is cut short",
+                 id="header-huge-num-variables"),
+    pytest.param(None, lambda h: {**h, "num_constraints": 1}, "announces 1 constraints", id="header-constraints"),
+    pytest.param(None, lambda h: {**h, "num_variables": "many"}, "num_variables", id="header-string-count"),
+]
+
+
+@pytest.mark.parametrize("entry, edit, message", HOSTILE_CQM)
+def test_hostile_cqm_files(tmp_path, good_files, entry, edit, message):
+    """dimod's CQM reader trusts these parts (a huge expression shape crashes the interpreter): each
+    is refused before dimod reads the file."""
+    path = tmp_path / "hostile.cqm"
+    path.write_bytes(cqm_file(good_files["cqm"].read_bytes(), entry, edit))
+    with pytest.raises(ValueError) as info:
+        load_qubo_file(path, "cqm")
+    assert_clear_error(info.value, str(path), message)
+
+
+def test_the_cqm_file_helper_keeps_a_good_file_good(tmp_path, good_files):
+    path = tmp_path / "same.cqm"
+    path.write_bytes(cqm_file(good_files["cqm"].read_bytes(), "objective", bytes))
+    assert load_qubo_file(path, "cqm").is_equal(load_qubo_file(good_files["cqm"], "cqm"))
 
 
 def test_the_bqm_reader_keeps_the_model(good_files, qubo):

@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import struct
 import uuid
 import zipfile
 from pathlib import Path
 
 import dimod
 import numpy as np
+
+from .dimod_files import check_pairs, finite, labels_from_json, read_bqm, read_cqm
 
 __all__ = [
     "QUBO_FORMATS", "PROBLEM_FORMATS", "LOAD_FORMATS", "export_qubo", "export_problem", "load_qubo_file", "to_cqm",
@@ -173,25 +174,10 @@ def export_problem(problem, path, format: str) -> Path:
 
 # Loaders: each reads one file and raises ValueError on anything but a well-formed model.
 
-def _check_prefix(path: Path, prefix: bytes):
-    with open(path, "rb") as f:
-        if f.read(len(prefix)) != prefix:
-            raise ValueError(f"it does not start with {prefix.decode()}")
-
-
-def _finite(values, what: str) -> np.ndarray:
-    """`values` as finite floats; in parsed JSON (a list), only numbers count (not true, "1" or null)."""
-    if isinstance(values, list):
-        bad = [v for v in values if isinstance(v, bool) or not isinstance(v, (int, float))]
-        if bad:
-            raise ValueError(f"{what} must be finite numbers; could not convert {bad[0]!r}")
-    try:
-        array = np.asarray(values, dtype=float)
-    except OverflowError:  # an integer beyond float range
-        array = np.array([np.inf])
-    if not np.isfinite(array).all():
-        raise ValueError(f"{what} must be finite numbers")
-    return array
+def _checked_bqm(bqm: dimod.BinaryQuadraticModel) -> dimod.BinaryQuadraticModel:
+    linear, (_, _, quadratic), offset = bqm.to_numpy_vectors()
+    finite(np.concatenate([linear, quadratic, [offset]]), "biases")
+    return bqm
 
 
 def _read_json(path: Path):
@@ -201,120 +187,12 @@ def _read_json(path: Path):
         raise ValueError("its JSON is nested too deeply") from None
 
 
-def _label(value, what: str):
-    """A variable label as read from JSON: a string, an integer or a list of labels (dimod's tuples)."""
-    if isinstance(value, list):
-        return tuple(_label(v, what) for v in value)
-    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
-        return value
-    raise ValueError(f"{what} must be strings, integers or lists of them, got {value!r}")
-
-
-def _labels(values, count: int, what: str) -> list:
-    if not isinstance(values, list) or len(values) != count:
-        raise ValueError(f"{what} must be a list of {count} labels")
-    labels = [_label(v, what) for v in values]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"{what} name a variable twice")
-    return labels
-
-
-def _check_pairs(u: np.ndarray, v: np.ndarray, what: str) -> None:
-    """Interactions (u[i], v[i]) join two different variables, each pair once."""
-    if np.any(u == v):
-        raise ValueError(f"{what} join a variable to itself")
-    pairs = np.unique(np.column_stack([np.minimum(u, v), np.maximum(u, v)]), axis=0)
-    if len(pairs) != len(u):
-        raise ValueError(f"{what} give an interaction twice")
-
-
-def _checked_bqm(bqm: dimod.BinaryQuadraticModel) -> dimod.BinaryQuadraticModel:
-    linear, (_, _, quadratic), offset = bqm.to_numpy_vectors()
-    _finite(np.concatenate([linear, quadratic, [offset]]), "biases")
-    return bqm
-
-
-_BQM_HEADER = {"dtype", "itype", "ntype", "shape", "type", "variables", "vartype"}
-_BQM_TYPES = {"dtype": ("float32", "float64"), "itype": ("int16", "int32", "int64", "uint16", "uint32", "uint64"),
-              "vartype": ("BINARY", "SPIN")}
-
-
 def _load_bqm(path: Path):
-    """dimod's BQM file (format 2.0), read and checked here: dimod's own reader trusts the sizes and
-    indices in the file (a hostile header makes it allocate without bound)."""
-    _check_prefix(path, b"DIMODBQM")
-    data = path.read_bytes()
-    if len(data) < 14 or data[8:10] != bytes([2, 0]):
-        raise ValueError("only version 2.0 of dimod's BQM file format is read")
-    end = 14 + struct.unpack("<I", data[10:14])[0]
-    if end > len(data):
-        raise ValueError("its header is cut short")
-    header = json.loads(data[14:end].decode("ascii"))
-    if not isinstance(header, dict) or set(header) != _BQM_HEADER or header["type"] != "BinaryQuadraticModel":
-        raise ValueError(f"its header is not a dimod BQM's (keys {', '.join(sorted(_BQM_HEADER))})")
-    for key, allowed in {**_BQM_TYPES, "ntype": _BQM_TYPES["itype"]}.items():
-        if header[key] not in allowed:
-            raise ValueError(f"its header's {key} must be one of {', '.join(allowed)}, got {header[key]!r}")
-    shape = header["shape"]
-    if not (isinstance(shape, list) and len(shape) == 2
-            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
-        raise ValueError(f"its header's shape must be [variables, interactions], got {shape!r}")
-    num_variables, num_interactions = shape
-    dtype = np.dtype(header["dtype"])
-    linear_dtype = np.dtype([("nidx", header["ntype"]), ("bias", dtype)])
-    quadratic_dtype = np.dtype([("outvar", header["itype"]), ("bias", dtype)])
-    sizes = [dtype.itemsize, num_variables * linear_dtype.itemsize, 2 * num_interactions * quadratic_dtype.itemsize]
-    if (num_interactions and not num_variables) or end + sum(sizes) > len(data):
-        raise ValueError(f"it is cut short: its header announces {num_variables} variables and {num_interactions} "
-                         f"interactions")
-    offset = np.frombuffer(data, dtype, 1, end)[0]
-    linear = np.frombuffer(data, linear_dtype, num_variables, end + sizes[0])
-    quadratic = np.frombuffer(data, quadratic_dtype, 2 * num_interactions, end + sizes[0] + sizes[1])
-    end += sum(sizes)
-    # each interaction is stored twice, in the neighbourhood of each of its variables
-    starts = np.append(linear["nidx"].astype(np.int64), 2 * num_interactions)
-    if num_variables and (starts[0] != 0 or np.any(np.diff(starts) < 0)):
-        raise ValueError("its neighbourhood offsets do not rise from 0 to twice the interactions")
-    owner = np.repeat(np.arange(num_variables), np.diff(starts))
-    other = quadratic["outvar"].astype(np.int64)
-    if np.any((other < 0) | (other >= num_variables)):
-        raise ValueError(f"a neighbour is not a variable index 0..{num_variables - 1}")
-    lower = other < owner
-    _check_pairs(owner[lower], other[lower], "its interactions")
-    mirrored = np.lexsort((other[~lower], owner[~lower]))
-    back = np.lexsort((owner[lower], other[lower]))
-    if lower.sum() != num_interactions or not (
-        np.array_equal(other[~lower][mirrored], owner[lower][back])
-        and np.array_equal(owner[~lower][mirrored], other[lower][back])
-        and np.array_equal(quadratic["bias"][~lower][mirrored], quadratic["bias"][lower][back], equal_nan=True)
-    ):
-        raise ValueError("its interactions are not stored symmetrically, once per variable")
-    labels = range(num_variables)
-    if header["variables"] is True:
-        if data[end:end + 4] != b"VARS" or end + 8 > len(data):
-            raise ValueError("it has no VARS section of variable labels")
-        start, end = end + 8, end + 8 + struct.unpack("<I", data[end + 4:end + 8])[0]
-        if end > len(data):
-            raise ValueError("its VARS section is cut short")
-        labels = _labels(json.loads(data[start:end].decode("ascii")), num_variables, "its variable labels")
-    elif header["variables"] is not False:
-        raise ValueError(f"its header's variables must be true or false, got {header['variables']!r}")
-    if end != len(data):
-        raise ValueError("it has data after the end of the model")
-    _finite(np.concatenate([linear["bias"], quadratic["bias"], [offset]]), "biases")
-    return dimod.BinaryQuadraticModel.from_numpy_vectors(
-        linear["bias"], (owner[lower], other[lower], quadratic["bias"][lower]), offset, header["vartype"],
-        variable_order=list(labels))
+    return read_bqm(path.read_bytes())
 
 
 def _load_cqm(path: Path):
-    _check_prefix(path, b"DIMODCQM")
-    with open(path, "rb") as f:
-        cqm = dimod.ConstrainedQuadraticModel.from_file(f)
-    for model in (cqm.objective, *(c.lhs for c in cqm.constraints.values())):
-        _finite([*model.linear.values(), *model.quadratic.values(), model.offset], "biases")
-    _finite([c.rhs for c in cqm.constraints.values()], "right-hand sides")
-    return cqm
+    return read_cqm(path.read_bytes())
 
 
 _JSON_KEYS = {"type", "version", "use_bytes", "index_type", "bias_type", "num_variables", "num_interactions",
@@ -341,14 +219,14 @@ def _load_json(path: Path):
         raise ValueError("variable_labels, linear_biases and num_variables disagree")
     if not len(head) == len(tail) == len(quadratic) == obj.get("num_interactions"):
         raise ValueError("quadratic_head, quadratic_tail, quadratic_biases and num_interactions disagree")
-    index = _finite(head + tail, "quadratic_head and quadratic_tail")
+    index = finite(head + tail, "quadratic_head and quadratic_tail")
     if len(index) and (np.any(index != np.round(index)) or index.min() < 0 or index.max() >= len(labels)):
         raise ValueError(f"quadratic_head and quadratic_tail must be variable indices 0..{len(labels) - 1}")
-    labels = _labels(labels, len(labels), "variable_labels")
+    labels = labels_from_json(labels, len(labels), "variable_labels")
     head, tail = np.asarray(head, dtype=np.int64), np.asarray(tail, dtype=np.int64)
-    _check_pairs(head, tail, "quadratic_head and quadratic_tail")
-    linear, quadratic = _finite(linear, "linear_biases"), _finite(quadratic, "quadratic_biases")
-    offset = _finite([obj.get("offset")], "offset")[0]
+    check_pairs(head, tail, "quadratic_head and quadratic_tail")
+    linear, quadratic = finite(linear, "linear_biases"), finite(quadratic, "quadratic_biases")
+    offset = finite([obj.get("offset")], "offset")[0]
     return dimod.BinaryQuadraticModel.from_numpy_vectors(linear, (head, tail, quadratic), offset,
                                                          obj["variable_type"], variable_order=labels)
 
@@ -362,7 +240,7 @@ def _load_ising(path: Path):
         isinstance(t, list) and len(t) == 3 and all(isinstance(v, str) for v in t[:2]) for t in J
     ):
         raise ValueError('"h" must map labels to biases and "J" be a list of [u, v, bias]')
-    _finite(list(h.values()) + [t[2] for t in J] + [obj["offset"]], "h, J and offset")
+    finite(list(h.values()) + [t[2] for t in J] + [obj["offset"]], "h, J and offset")
     pairs = [frozenset(t[:2]) for t in J]
     for u, v, _ in J:
         if u == v or u not in h or v not in h:
@@ -400,7 +278,7 @@ def _load_qbsolv(path: Path):
         raise ValueError(f"the header 'p qubo {' '.join(map(str, header))}' announces more variables than its "
                          "nodes and couplers can name, or a negative count")
     data = np.array(rows, dtype=float).reshape(-1, 3)
-    i, j, bias = data[:, 0], data[:, 1], _finite(data[:, 2], "biases")
+    i, j, bias = data[:, 0], data[:, 1], finite(data[:, 2], "biases")
     if np.any(i != np.round(i)) or np.any(j != np.round(j)) or np.any((data[:, :2] < 0) | (data[:, :2] >= max_nodes)):
         raise ValueError(f"variable numbers must be integers 0..{max_nodes - 1}")
     diagonal = i == j
@@ -410,7 +288,7 @@ def _load_qbsolv(path: Path):
     linear = np.zeros(max_nodes)
     np.add.at(linear, i[diagonal].astype(np.int64), bias[diagonal])
     quadratic = (i[~diagonal].astype(np.int64), j[~diagonal].astype(np.int64), bias[~diagonal])
-    return dimod.BinaryQuadraticModel.from_numpy_vectors(linear, quadratic, _finite(offset, "offset"), "BINARY")
+    return dimod.BinaryQuadraticModel.from_numpy_vectors(linear, quadratic, finite(offset, "offset"), "BINARY")
 
 
 def _load_lp(path: Path):
