@@ -231,3 +231,59 @@ def test_bqm_files_read_back_as_dimod_reads_them(tmp_path_factory, bqm):
     assert loaded.vartype is reference.vartype is bqm.vartype
     assert list(loaded.variables) == list(reference.variables) == list(bqm.variables)
     assert loaded.is_equal(reference) and loaded.is_equal(bqm)
+
+
+@st.composite
+def cqms(draw):
+    """Random CQMs: binary, spin, integer and real variables with any labels, a quadratic objective,
+    linear and quadratic constraints of every sense, soft and discrete ones."""
+    cqm = dimod.ConstrainedQuadraticModel()
+    n = draw(st.integers(1, 6))
+    labels = draw(st.sampled_from([list(range(n)), [f"x{i}" for i in range(n)], [("y", i) for i in range(n)]]))
+    kinds = dict(zip(labels, draw(st.lists(st.sampled_from(["BINARY", "SPIN", "INTEGER", "REAL"]),
+                                           min_size=n, max_size=n))))
+    bounds = {"lower_bound": -3, "upper_bound": 7}
+    for v, kind in kinds.items():
+        cqm.add_variable(kind, v, **(bounds if kind in ("INTEGER", "REAL") else {}))
+    coefficient = st.floats(-100, 100, allow_nan=False).filter(lambda c: c != 0)
+    not_real = [v for v in labels if kinds[v] != "REAL"]
+    pairs = [(u, v) for i, u in enumerate(not_real) for v in not_real[i + 1:]]
+
+    def expression() -> dimod.QM:
+        qm = dimod.QM()
+        for v in draw(st.lists(st.sampled_from(labels), unique=True)):
+            qm.add_variable(kinds[v], v, **(bounds if kinds[v] in ("INTEGER", "REAL") else {}))
+            qm.add_linear(v, draw(coefficient))
+        for u, v in draw(st.lists(st.sampled_from(pairs), unique=True)) if pairs else []:
+            for w in (u, v):
+                qm.add_variable(kinds[w], w, **(bounds if kinds[w] == "INTEGER" else {}))
+            qm.add_quadratic(u, v, draw(coefficient))
+        return qm
+
+    cqm.set_objective(expression())
+    for i in range(draw(st.integers(0, 4))):
+        lhs = expression()
+        if lhs.num_variables == 0:
+            continue
+        soft = draw(st.booleans())
+        all_binary = all(kinds[v] == "BINARY" for v in lhs.variables)  # dimod's condition for a quadratic penalty
+        penalty = draw(st.sampled_from(["linear", "quadratic"])) if soft and all_binary else "linear"
+        cqm.add_constraint_from_model(lhs, draw(st.sampled_from(["<=", ">=", "=="])), draw(st.floats(-50, 50)),
+                                      label=f"c{i}", weight=draw(st.floats(0.5, 9)) if soft else None,
+                                      penalty=penalty)
+    binaries = [v for v in labels if kinds[v] == "BINARY"]
+    if len(binaries) >= 2 and draw(st.booleans()):
+        cqm.add_discrete(binaries, label="one-hot")
+    return cqm
+
+
+@settings(max_examples=60, deadline=None)
+@given(cqm=cqms())
+def test_cqm_files_pass_the_checks_and_read_back(tmp_path_factory, cqm):
+    """The checks before dimod's reader refuse no CQM file that dimod writes."""
+    path = tmp_path_factory.mktemp("cqm") / "model.cqm"
+    with cqm.to_file() as data:
+        path.write_bytes(data.read())
+    loaded = load_qubo_file(path, "cqm")
+    assert loaded.is_equal(cqm)
+    assert list(loaded.variables) == list(cqm.variables)
