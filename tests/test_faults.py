@@ -2,7 +2,8 @@
 
 A sampler that misbehaves gives an error `Result` that says what was wrong (as a crashing ILP
 solver does, tests/backends/test_ilp.py); an interrupted fit raises KeyboardInterrupt at once,
-leaves the estimator as it was and leaves no worker process running.
+even in the middle of an ILP solve, leaves the estimator as it was and leaves no worker process
+running.
 """
 
 import subprocess
@@ -191,4 +192,36 @@ def test_ctrl_c_stops_parallel_starts_and_their_workers():
     assert "interrupted" in lines, out.stdout + out.stderr
     assert float(lines["interrupted"]) < 15
     assert lines["workers"] == "0"
+    assert lines["fitted"] == "False"
+
+
+INTERRUPTED_SOLVE = textwrap.dedent("""
+    import os, signal, sys, threading, time
+    from boolrules import DepthOneClassifier, load_dataset
+
+    data = load_dataset("breast_cancer")
+    clf = DepthOneClassifier(operator="Choose", max_num_literals=6, max_samples=300, random_state=0,
+                             backend=sys.argv[1])
+    threading.Timer(2, os.kill, (os.getpid(), signal.SIGINT)).start()
+    start = time.perf_counter()
+    try:
+        clf.fit(data.X, data.y)
+        print("finished", round(time.perf_counter() - start, 1))
+    except KeyboardInterrupt:
+        print("interrupted", round(time.perf_counter() - start, 1))
+    print("fitted", hasattr(clf, "result_"))
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["highs", "highs-pyomo"])
+def test_ctrl_c_stops_an_ilp_solve_without_time_limit(backend):
+    """HiGHS on a Choose problem it cannot prove optimal in minutes, with no time limit: SIGINT
+    2 s in cancels the solve and the fit raises KeyboardInterrupt (HiGHS's blocking `run` would go
+    on until the solve ended; Pyomo's HiGHS interface turned the interrupt into an error status)."""
+    out = subprocess.run([sys.executable, "-c", INTERRUPTED_SOLVE, backend], check=False, capture_output=True,
+                         text=True, timeout=120)
+    lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
+    assert "interrupted" in lines, out.stdout + out.stderr
+    assert float(lines["interrupted"]) < 10
     assert lines["fitted"] == "False"

@@ -15,6 +15,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import signal
+import threading
 import time
 from dataclasses import dataclass
 
@@ -152,6 +154,45 @@ def _greedy_point(problem) -> np.ndarray:
     return feasible_point(problem, polish(problem, repair_values(problem, none, none)))
 
 
+@contextlib.contextmanager
+def _reraise_interrupt():
+    """Raise KeyboardInterrupt at the end of the block if Ctrl-C came during it: a solver library
+    may catch the interrupt and return a status instead (Pyomo's HiGHS interface does)."""
+    if threading.current_thread() is not threading.main_thread():  # only it receives signals
+        yield
+        return
+    interrupted = []
+    previous = signal.getsignal(signal.SIGINT)
+
+    def record(signum, frame):
+        interrupted.append(signum)
+        if callable(previous):
+            previous(signum, frame)
+
+    signal.signal(signal.SIGINT, record)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+def _run_interruptibly(highs) -> None:
+    """`highs.run()` in highspy's solver thread, so that Ctrl-C cancels the solve (highspy's user
+    interrupt) and is raised here at once: `run()` itself cannot be interrupted until it ends."""
+    highs.HandleUserInterrupt = True
+    highs.startSolve()
+    try:
+        while not highs.wait(1.0)[0]:
+            pass
+    except KeyboardInterrupt:
+        highs.cancelSolve()
+        while not highs.wait(1.0)[0]:  # HiGHS stops at its next interrupt check
+            pass
+        raise
+
+
 def _solve_highs_matrices(problem, time_limit, mip_gap, threads, tee, start_point) -> IlpOutcome:
     """HiGHS on the standard-form matrices (every variable integer: binaries and k)."""
     import highspy
@@ -184,7 +225,7 @@ def _solve_highs_matrices(problem, time_limit, mip_gap, threads, tee, start_poin
         solution.col_value = start_point.tolist()
         solution.value_valid = True
         highs.setSolution(solution)
-    highs.run()
+    _run_interruptibly(highs)
     model_status = highs.getModelStatus()
     info = highs.getInfo()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
@@ -229,7 +270,7 @@ def _solve_v2(problem, interface, time_limit, mip_gap, threads, tee) -> IlpOutco
             import highspy
 
             highspy.Highs.resetGlobalScheduler(True)
-    with _quiet():
+    with _quiet(), _reraise_interrupt():
         results = interface.solve(problem.model, **options)
     term = results.termination_condition
     has_solution = results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible)
@@ -267,7 +308,7 @@ def _solve_classic(problem, interface, solver, time_limit, mip_gap, threads, tee
         for var, value in zip(problem.standard_form_vars, start_point):
             var.set_value(value)
         extra["warmstart"] = True
-    with _quiet():
+    with _quiet(), _reraise_interrupt():
         results = interface.solve(problem.model, load_solutions=False, tee=tee, **extra)
     term = results.solver.termination_condition
     has_solution = len(results.solution) > 0
