@@ -1,0 +1,69 @@
+"""The cost of solving HiGHS in highspy's solver thread with its user interrupt (so Ctrl-C stops it).
+
+`formulations.solve` runs HiGHS through `_run_interruptibly` (solver thread, interrupt callbacks);
+this compares it with HiGHS's blocking `run()` on oracle-sized problems: 100 random Breast Cancer
+rows, each operator, max 4 literals, a 0.5 s limit (as the non-local moves use), the two ways
+alternated `--repeats` times. Prints wall and CPU seconds per way, their ratio, and checks that
+both found the same objectives.
+
+    .venv/bin/python benchmarks/bench_interruptible.py --output benchmarks/results/bench_interruptible.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+from boolrules import load_dataset
+from boolrules.backends import get_backend
+from boolrules.formulations import depth_one
+from boolrules.formulations import solve as solve_module
+
+OPERATORS = ("Or", "And", "AtLeast", "AtMost", "Choose")
+
+
+def main(argv=None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problems-per-operator", type=int, default=4)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--output", default=None)
+    args = parser.parse_args(argv)
+
+    data = load_dataset("breast_cancer")
+    rng = np.random.default_rng(0)
+    problems = [depth_one(data.X[rows], data.y[rows], op, max_num_literals=4)
+                for op in OPERATORS for rows in (rng.choice(len(data.y), 100, replace=False)
+                                                 for _ in range(args.problems_per_operator))]
+    backend = get_backend("highs", time_limit=0.5)
+    ways = {"blocking run()": lambda highs: highs.run(), "interruptible": solve_module._run_interruptibly}
+    times = {way: [] for way in ways}
+    objectives = {}
+    try:
+        for _ in range(args.repeats):
+            for way, run in ways.items():
+                solve_module._run_interruptibly = run
+                wall, cpu = time.perf_counter(), time.process_time()
+                objectives[way] = [backend.solve(p).objective for p in problems]
+                times[way].append((time.perf_counter() - wall, time.process_time() - cpu))
+    finally:
+        solve_module._run_interruptibly = ways["interruptible"]
+    best = {way: np.min(np.array(t), axis=0) for way, t in times.items()}
+    lines = [f"{len(problems)} problems x {args.repeats} repeats, load average {os.getloadavg()[0]:.2f}", "",
+             "| HiGHS run | best wall s | best CPU s |", "|---|---:|---:|"]
+    lines += [f"| {way} | {w:.2f} | {c:.2f} |" for way, (w, c) in best.items()]
+    ratio = best["interruptible"] / best["blocking run()"]
+    lines += ["", f"interruptible / blocking: wall {ratio[0]:.3f}, CPU {ratio[1]:.3f}; "
+                  f"same objectives: {objectives['interruptible'] == objectives['blocking run()']}"]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()
