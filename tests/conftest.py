@@ -26,3 +26,4 @@ def atleast_problem():
 def atleast_qubo(atleast_problem):
     """`atleast_problem`'s QUBO without η, calibrated penalties."""
     return atleast_problem.to_qubo(eta=False, penalty="calibrated")
+

@@ -1,27 +1,16 @@
 """benchmarks/bench_pareto.py: its tasks give the same rows through joblib and Dask; its writers."""
 
 import csv
-import importlib.util
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_pareto.py"
-
+from .bench_scripts import benchmark_module
 
 @pytest.fixture(scope="module")
 def bench():
-    """The script as the module `bench_pareto`, importable by name (workers unpickle tasks by it)."""
-    spec = importlib.util.spec_from_file_location("bench_pareto", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_pareto"] = module
-    spec.loader.exec_module(module)
-    sys.path.insert(0, str(BENCH.parent))
-    yield module
-    sys.path.remove(str(BENCH.parent))
-    sys.modules.pop("bench_pareto", None)
+    with benchmark_module("bench_pareto") as module:
+        yield module
 
 
 def tiny_tasks(bench):

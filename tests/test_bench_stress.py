@@ -1,22 +1,14 @@
 """benchmarks/bench_stress.py on a small slice of Direct Marketing: both fits measured and reported."""
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_stress.py"
-
+from .bench_scripts import benchmark_module
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_stress", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_stress"] = module
-    spec.loader.exec_module(module)
-    yield module
-    sys.modules.pop("bench_stress", None)
+    with benchmark_module("bench_stress") as module:
+        yield module
 
 
 SMALL = ["--max-rows", "2000", "--num-starts", "2", "--num-iterations", "40", "--time-limit", "0.2"]
