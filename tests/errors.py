@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import traceback
 
+import pytest
+
 import boolrules
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(boolrules.__file__))
@@ -30,3 +32,10 @@ def assert_clear_error(exc: BaseException, *names: str) -> None:
     assert where.startswith(PACKAGE_DIR) or where.endswith(SKLEARN_VALIDATION), (
         f"{type(exc).__name__}: {message!r} was raised deep inside a dependency, in {where}"
     )
+
+
+def assert_raises_clearly(error, call, *names: str) -> None:
+    """`call()` raises `error`, and clearly (`assert_clear_error`)."""
+    with pytest.raises(error) as info:
+        call()
+    assert_clear_error(info.value, *names)

@@ -33,7 +33,7 @@ from boolrules.formulations.export import (
 from boolrules.rules import And, Literal, Or
 from boolrules.rules.serialize import from_json
 
-from .errors import assert_clear_error
+from .errors import assert_raises_clearly
 
 
 def deep_dict(levels: int) -> dict:
@@ -76,9 +76,7 @@ RULE_TEXT = [
 @pytest.mark.parametrize("text, expected", RULE_TEXT)
 def test_bad_rule_text(text, expected):
     error, *names = expected
-    with pytest.raises(error) as info:
-        parse(text)
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(error, lambda: parse(text), *names)
 
 
 def test_a_long_run_of_negations_parses_without_recursion():
@@ -123,9 +121,7 @@ RULE_DICTS = [
 
 @pytest.mark.parametrize("data, names", RULE_DICTS)
 def test_bad_rule_dicts(data, names):
-    with pytest.raises(ValueError) as info:
-        from_dict(data)
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(ValueError, lambda: from_dict(data), *names)
 
 
 RULE_JSON = [
@@ -148,9 +144,7 @@ RULE_JSON = [
 @pytest.mark.parametrize("text, expected", RULE_JSON)
 def test_bad_rule_json(text, expected):
     error, *names = expected
-    with pytest.raises(error) as info:
-        from_json(text)
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(error, lambda: from_json(text), *names)
 
 
 def test_rule_json_round_trips():
@@ -162,20 +156,10 @@ def test_rule_json_round_trips():
 
 
 @pytest.fixture(scope="module")
-def problem(atleast_problem):
-    return atleast_problem
-
-
-@pytest.fixture(scope="module")
-def qubo(atleast_qubo):
-    return atleast_qubo
-
-
-@pytest.fixture(scope="module")
-def good_files(tmp_path_factory, qubo):
+def good_files(tmp_path_factory, atleast_qubo):
     """One good file per loadable format."""
     folder = tmp_path_factory.mktemp("good")
-    return {fmt: export_qubo(qubo, folder / f"good.{fmt}", fmt) for fmt in LOAD_FORMATS}
+    return {fmt: export_qubo(atleast_qubo, folder / f"good.{fmt}", fmt) for fmt in LOAD_FORMATS}
 
 
 def _missing(tmp_path, good):
@@ -209,9 +193,7 @@ FILE_CASES = {
 def test_bad_qubo_files(tmp_path, good_files, fmt, case):
     make, error, names = FILE_CASES[case]
     path = make(tmp_path, good_files[fmt])
-    with pytest.raises(error) as info:
-        load_qubo_file(path, fmt)
-    assert_clear_error(info.value, *[f"'{fmt}'" if n == "is not a valid" else n for n in names])
+    assert_raises_clearly(error, lambda: load_qubo_file(path, fmt), *[f"'{fmt}'" if n == "is not a valid" else n for n in names])
 
 
 def bqm_file(good: bytes, header_edit=None, body_edit=None) -> bytes:
@@ -273,9 +255,7 @@ HOSTILE_BQM = [
 def test_hostile_bqm_files(tmp_path, good_files, header_edit, body_edit, message):
     path = tmp_path / "hostile.bqm"
     path.write_bytes(bqm_file(good_files["bqm"].read_bytes(), header_edit, body_edit))
-    with pytest.raises(ValueError) as info:
-        load_qubo_file(path, "bqm")
-    assert_clear_error(info.value, str(path), message)
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "bqm"), str(path), message)
 
 
 def cqm_file(data: bytes, entry: str | None, edit) -> bytes:
@@ -340,9 +320,7 @@ def test_hostile_cqm_files(tmp_path, good_files, entry, edit, message):
     is refused before dimod reads the file."""
     path = tmp_path / "hostile.cqm"
     path.write_bytes(cqm_file(good_files["cqm"].read_bytes(), entry, edit))
-    with pytest.raises(ValueError) as info:
-        load_qubo_file(path, "cqm")
-    assert_clear_error(info.value, str(path), message)
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "cqm"), str(path), message)
 
 
 def test_the_cqm_file_helper_keeps_a_good_file_good(tmp_path, good_files):
@@ -351,10 +329,10 @@ def test_the_cqm_file_helper_keeps_a_good_file_good(tmp_path, good_files):
     assert load_qubo_file(path, "cqm").is_equal(load_qubo_file(good_files["cqm"], "cqm"))
 
 
-def test_the_bqm_reader_keeps_the_model(good_files, qubo):
+def test_the_bqm_reader_keeps_the_model(good_files, atleast_qubo):
     bqm = load_qubo_file(good_files["bqm"], "bqm")
-    assert bqm.is_almost_equal(qubo.bqm)
-    assert list(bqm.variables) == list(qubo.bqm.variables)
+    assert bqm.is_almost_equal(atleast_qubo.bqm)
+    assert list(bqm.variables) == list(atleast_qubo.bqm.variables)
 
 
 def _json(edit):
@@ -408,9 +386,7 @@ HOSTILE_JSON = [
 def test_hostile_text_files(tmp_path, good_files, fmt, edit, message):
     path = tmp_path / f"hostile.{fmt}"
     path.write_text(edit(good_files[fmt].read_text()))
-    with pytest.raises(ValueError) as info:
-        load_qubo_file(path, fmt)
-    assert_clear_error(info.value, str(path), f"'{fmt}'", message)
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, fmt), str(path), f"'{fmt}'", message)
 
 
 @pytest.mark.parametrize("path, fmt, error, names", [
@@ -420,9 +396,7 @@ def test_hostile_text_files(tmp_path, good_files, fmt, edit, message):
     pytest.param("x.bqm", None, ValueError, ["format None"], id="format-none"),
 ])
 def test_bad_loader_arguments(path, fmt, error, names):
-    with pytest.raises(error) as info:
-        load_qubo_file(path, fmt)
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(error, lambda: load_qubo_file(path, fmt), *names)
 
 
 # Writers are atomic
@@ -443,26 +417,24 @@ WRITES = [pytest.param("qubo", fmt, id=f"qubo-{fmt}") for fmt in QUBO_FORMATS] +
 
 
 @pytest.mark.parametrize("what, fmt", WRITES)
-def test_a_failed_write_leaves_the_target_untouched(tmp_path, monkeypatch, problem, qubo, what, fmt):
+def test_a_failed_write_leaves_the_target_untouched(tmp_path, monkeypatch, atleast_problem, atleast_qubo, what, fmt):
     table = export_module._QUBO_WRITERS if what == "qubo" else export_module._PROBLEM_WRITERS
     monkeypatch.setitem(table, fmt, _failing(table[fmt]))
     target = tmp_path / f"out.{fmt}"
     target.write_text("the previous export")
-    with pytest.raises(OSError) as info:
-        (qubo if what == "qubo" else problem).export(target, fmt)
-    assert_clear_error(info.value, str(target), "No space left")
+    assert_raises_clearly(OSError, lambda: (atleast_qubo if what == "qubo" else atleast_problem).export(target, fmt), str(target), "No space left")
     assert target.read_text() == "the previous export"
     assert sorted(tmp_path.iterdir()) == [target]  # no temporary file left behind
 
 
-def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, qubo):
+def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, atleast_qubo):
     def interrupted(obj, path):
         path.write_text("half")
         raise KeyboardInterrupt
 
     monkeypatch.setitem(export_module._QUBO_WRITERS, "json", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        qubo.export(tmp_path / "out.json", "json")
+        atleast_qubo.export(tmp_path / "out.json", "json")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -472,12 +444,10 @@ def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, qubo):
     pytest.param(".", IsADirectoryError, ["is a folder"], id="target-is-a-folder"),
     pytest.param("file.txt/out.bqm", FileNotFoundError, ["file.txt", "does not exist"], id="parent-is-a-file"),
 ])
-def test_writing_to_a_bad_place(tmp_path, qubo, target, error, names):
+def test_writing_to_a_bad_place(tmp_path, atleast_qubo, target, error, names):
     (tmp_path / "file.txt").write_text("x")
     before = sorted(tmp_path.iterdir())
-    with pytest.raises(error) as info:
-        qubo.export(tmp_path / target, "bqm")
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(error, lambda: atleast_qubo.export(tmp_path / target, "bqm"), *names)
     assert sorted(tmp_path.iterdir()) == before
 
 
@@ -541,9 +511,7 @@ CONFIGS = [
 def test_bad_backend_configs(tmp_path, make, error, names):
     path = make(tmp_path)
     for load in (load_backend, backend_from_spec):
-        with pytest.raises(error) as info:
-            load(path)
-        assert_clear_error(info.value, *names)
+        assert_raises_clearly(error, lambda: load(path), *names)
 
 
 @pytest.mark.parametrize("spec, error, names", [
@@ -552,15 +520,11 @@ def test_bad_backend_configs(tmp_path, make, error, names):
     pytest.param("highs.yaml", ValueError, ["backend must be a name", "highs.yaml"], id="spec-not-toml"),
 ])
 def test_bad_backend_specs(spec, error, names):
-    with pytest.raises(error) as info:
-        backend_from_spec(spec)
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(error, lambda: backend_from_spec(spec), *names)
 
 
 def test_load_backend_needs_a_path():
-    with pytest.raises(TypeError) as info:
-        load_backend(None)
-    assert_clear_error(info.value, "path", "NoneType")
+    assert_raises_clearly(TypeError, lambda: load_backend(None), "path", "NoneType")
 
 
 # The command line
@@ -690,9 +654,7 @@ DATASET_FILES = [
 def test_bad_dataset_files(tmp_path, monkeypatch, make, names):
     make(tmp_path)
     monkeypatch.setenv("BOOLRULES_DATA", str(tmp_path))
-    with pytest.raises((ValueError, FileNotFoundError)) as info:
-        load_dataset("parkinsons")
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly((ValueError, FileNotFoundError), lambda: load_dataset("parkinsons"), *names)
 
 
 @pytest.mark.parametrize("kwargs, error, names", [
@@ -704,16 +666,12 @@ def test_bad_dataset_files(tmp_path, monkeypatch, make, names):
                  id="data-dir-missing"),
 ])
 def test_bad_dataset_arguments(kwargs, error, names):
-    with pytest.raises(error) as info:
-        load_dataset(**kwargs)
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(error, lambda: load_dataset(**kwargs), *names)
 
 
 def test_data_folder_missing(monkeypatch):
     monkeypatch.setenv("BOOLRULES_DATA", "/no/such/dir")
-    with pytest.raises(FileNotFoundError) as info:
-        load_dataset("credit_risk")
-    assert_clear_error(info.value, "/no/such/dir/german.data.gz", "BOOLRULES_DATA")
+    assert_raises_clearly(FileNotFoundError, lambda: load_dataset("credit_risk"), "/no/such/dir/german.data.gz", "BOOLRULES_DATA")
 
 
 def test_the_cli_reports_a_corrupt_dataset_file(capsys, tmp_path, monkeypatch):

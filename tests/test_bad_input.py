@@ -34,7 +34,7 @@ from boolrules.localsearch import RuleScorer
 from boolrules.metrics import balanced_sample_weight, get_metric, score_counts
 from boolrules.rules import BitMatrix, check_binary_matrix
 
-from .errors import assert_clear_error
+from .errors import assert_raises_clearly
 
 # Data: 0/1 features X (20 x 4), labels y (both classes), continuous features F for the binarizer.
 RNG = np.random.default_rng(0)
@@ -506,9 +506,7 @@ def _rows():
 
 @pytest.mark.parametrize("call, expected, names", _rows())
 def test_bad_input_gives_clear_error(call, expected, names):
-    with pytest.raises(expected) as info:
-        call()
-    assert_clear_error(info.value, *names)
+    assert_raises_clearly(expected, call, *names)
 
 
 # Nothing the user passed is modified in place

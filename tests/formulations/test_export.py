@@ -201,6 +201,14 @@ def test_a_failed_rename_leaves_no_file(tmp_path, problem, monkeypatch):
 # The bqm reader (our own, so that it can check a file before use) against dimod's writer and reader
 
 
+def dimod_file(tmp_path_factory, model, fmt: str):
+    """`model` written by dimod's own `to_file` to a fresh file."""
+    path = tmp_path_factory.mktemp(fmt) / f"model.{fmt}"
+    with model.to_file() as data:
+        path.write_bytes(data.read())
+    return path
+
+
 @st.composite
 def bqms(draw):
     """Random BQMs: 0-8 variables labelled by ints, strings or tuples, any interactions, both vartypes."""
@@ -222,9 +230,7 @@ def bqms(draw):
 @settings(max_examples=60, deadline=None)
 @given(bqm=bqms())
 def test_bqm_files_read_back_as_dimod_reads_them(tmp_path_factory, bqm):
-    path = tmp_path_factory.mktemp("bqm") / "model.bqm"
-    with bqm.to_file() as data:
-        path.write_bytes(data.read())
+    path = dimod_file(tmp_path_factory, bqm, "bqm")
     loaded = load_qubo_file(path, "bqm")
     with open(path, "rb") as f:
         reference = dimod.BinaryQuadraticModel.from_file(f)
@@ -281,9 +287,6 @@ def cqms(draw):
 @given(cqm=cqms())
 def test_cqm_files_pass_the_checks_and_read_back(tmp_path_factory, cqm):
     """The checks before dimod's reader refuse no CQM file that dimod writes."""
-    path = tmp_path_factory.mktemp("cqm") / "model.cqm"
-    with cqm.to_file() as data:
-        path.write_bytes(data.read())
-    loaded = load_qubo_file(path, "cqm")
+    loaded = load_qubo_file(dimod_file(tmp_path_factory, cqm, "cqm"), "cqm")
     assert loaded.is_equal(cqm)
     assert list(loaded.variables) == list(cqm.variables)
