@@ -99,7 +99,7 @@ class EmptyCqmSampler:
                                             energy=[0.0] if self.keep else [])
 
 
-@pytest.mark.parametrize("keep, message", [(0, "0 samples"), (3, "lack")])
+@pytest.mark.parametrize("keep, message", [(0, "returned none"), (3, "lack")])
 def test_leap_cqm_with_unusable_samples_is_an_error_result(or_problem, keep, message):
     result = LeapCqmBackend(sampler=EmptyCqmSampler(keep)).solve(or_problem)
     assert result.status == "error" and result.rule is None and message in result.message

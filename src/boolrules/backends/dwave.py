@@ -224,7 +224,7 @@ class LeapCqmBackend(_Cloud, Backend):
         names = problem.standard_form.var_names
         missing = set(names).difference(sampleset.variables)
         if len(sampleset) == 0 or missing:
-            message = (f"unusable samples: {len(sampleset)} samples" if len(sampleset) == 0 else
+            message = ("unusable samples: the solver returned none" if len(sampleset) == 0 else
                        f"unusable samples: they lack {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
             return Result(None, None, "error", time.perf_counter() - start, self.name, message=message, raw=sampleset)
         feasible = sampleset.filter(lambda datum: datum.is_feasible)
