@@ -351,3 +351,25 @@ def test_estimators_close_the_clients_of_the_backends_they_build(hybrid_log):
     assert hybrid_log == ["built"]  # the caller's backend stays open
     backend.close()
     assert hybrid_log == ["built", "closed"]
+
+
+class WithMinimum(FakeHybrid, FakeCqmSampler):
+    """A fake Leap solver whose minimum time limit grows with the model, as Leap's does."""
+
+    def __init__(self, problem):
+        FakeCqmSampler.__init__(self, problem)
+
+    def min_time_limit(self, model):
+        return 3.0 + len(model.variables) / 1000
+
+
+@pytest.mark.parametrize("name", ["leap-hybrid", "leap-cqm"])
+def test_a_time_limit_below_leaps_minimum_is_named_before_sampling(name):
+    problem = planted(12, 3)
+    sampler = WithMinimum(problem)
+    with pytest.raises(ValueError, match=rf"time_limit=1.0 s is below {name}'s minimum of 3.0\d* s .*"
+                                         r"give time_limit >= 3.0"):
+        get_backend(name, sampler=sampler, time_limit=1).solve(problem)
+    assert not hasattr(sampler, "params")  # nothing was sent
+    result = get_backend(name, sampler=sampler, time_limit=5).solve(problem)
+    assert sampler.params == {"time_limit": 5.0} and result.rule is not None

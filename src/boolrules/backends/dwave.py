@@ -130,6 +130,16 @@ def _time_limit(time_limit) -> float | None:
     return None if time_limit is None else check_number(time_limit, "time_limit", 0)
 
 
+def _check_minimum_time(backend, sampler, model) -> None:
+    """A Leap solver refuses a time limit below its minimum for the model's size: say so first."""
+    if backend.time_limit is None or not hasattr(sampler, "min_time_limit"):
+        return
+    minimum = sampler.min_time_limit(model)
+    if backend.time_limit < minimum:
+        raise ValueError(f"time_limit={backend.time_limit} s is below {backend.name}'s minimum of {minimum} s for "
+                         f"this problem ({len(model.variables)} variables); give time_limit >= {minimum}")
+
+
 def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
     """minorminer's embedding of `source` into the QPU graph `target`, or a ValueError saying the
     QUBO is too large: at once when it has more variables than the QPU has qubits."""
@@ -183,7 +193,8 @@ class DWaveQpuBackend(_CloudQubo):
 
 
 class LeapHybridBackend(_CloudQubo):
-    """Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's minimum."""
+    """Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's
+    minimum for the QUBO's size, and one below that minimum is refused before anything is sent."""
 
     name = "leap-hybrid"
 
@@ -195,6 +206,9 @@ class LeapHybridBackend(_CloudQubo):
     def make_sampler(self) -> dimod.Sampler:
         return self._cloud_sampler(LeapHybridSampler)
 
+    def check_size(self, qubo) -> None:
+        _check_minimum_time(self, self.make_sampler(), qubo.bqm)
+
     def sample_params(self, options: dict) -> dict:
         return {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}
 
@@ -204,7 +218,7 @@ class LeapCqmBackend(_Cloud, Backend):
 
     The lowest-energy feasible sample is decoded as is (status "feasible"); with none feasible, the
     lowest-energy sample's literals are repaired into a valid rule (the message says so).
-    `time_limit` (s) defaults to the solver's minimum.
+    `time_limit` (s) defaults to the solver's minimum, and one below it is refused before sending.
     """
 
     name = "leap-cqm"
@@ -220,7 +234,9 @@ class LeapCqmBackend(_Cloud, Backend):
         start = time.perf_counter()
         sampler = backend._cloud_sampler(LeapHybridCQMSampler)
         params = {} if opts["time_limit"] is None else {"time_limit": opts["time_limit"]}
-        sampleset = sampler.sample_cqm(to_cqm(problem), **params)
+        cqm = to_cqm(problem)
+        _check_minimum_time(backend, sampler, cqm)
+        sampleset = sampler.sample_cqm(cqm, **params)
         names = problem.standard_form.var_names
         missing = set(names).difference(sampleset.variables)
         if len(sampleset) == 0 or missing:

@@ -114,7 +114,8 @@ class RuleClassifier(RuleEstimator):
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
     patience : iterations without a new best before a non-local move is proposed.
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
-    nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit.
+    nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit (None:
+        the backend's own; Leap's hybrid solvers refuse less than their minimum, about 3 s).
 
     Attributes
     ----------
