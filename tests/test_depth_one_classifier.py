@@ -4,7 +4,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from boolrules import DepthOneClassifier
-from boolrules.backends import Backend, Result
+from boolrules.backends import Backend, Result, get_backend
 from boolrules.rules import AtLeast, Literal
 
 from .formulations.brute_force import best_objective
@@ -91,3 +91,19 @@ def test_bad_parameters(planted, params, match):
     X, y = planted
     with pytest.raises(ValueError, match=match):
         DepthOneClassifier(**params).fit(X, y)
+
+
+def test_an_unseeded_sampler_is_seeded_from_random_state(planted):
+    """Every random choice flows from random_state: a sampler backend given no seed samples the
+    same with the same random_state, and differently with another."""
+    X, y = planted
+    backend = get_backend("sa", num_reads=5, num_sweeps=20)
+
+    def samples(random_state):
+        clf = DepthOneClassifier(backend=backend, max_num_literals=2, random_state=random_state).fit(X, y)
+        return clf.result_.raw.record.sample
+
+    first = samples(3)
+    assert np.array_equal(first, samples(3))
+    assert not np.array_equal(first, samples(4))
+    assert backend.seed is None  # the caller's backend is left as it was

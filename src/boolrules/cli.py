@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .backends import Backend, backend_names
+from .backends.base import unseeded
 from .backends.config import backend_from_spec, load_backend
 from .data import QuantileBinarizer
 from .datasets import DATASETS, load_dataset
@@ -190,7 +191,7 @@ def _backend(spec, config, seed: int, time_limit: float | None = None, option: s
         raise UsageError(f"unknown backend {spec!r}; give a .toml config or one of: {', '.join(backend_names())}")
     backend = load_backend(config) if config is not None else backend_from_spec(spec, option)
     options = backend.options()
-    overrides = {"seed": seed} if "seed" in options and options["seed"] is None else {}
+    overrides = {"seed": seed} if unseeded(backend) else {}
     if time_limit is not None:
         if "time_limit" not in options:
             raise UsageError(f"--time-limit: backend {backend.name!r} takes no time limit; its options: "

@@ -30,7 +30,7 @@ class DepthOneClassifier(RuleEstimator):
         the path of a TOML backend configuration (`boolrules.backends.config`).
     time_limit : seconds per solve, passed to the backend (None: no limit).
     max_samples : solve on a random subset of this many rows (the paper caps ILPs at 3000).
-    random_state : seeds the row subset.
+    random_state : seeds the row subset, and the backend's sampling when it takes a seed not given.
     binarizer : "auto", None or a transformer, as for `RuleClassifier`.
 
     Attributes: best_rule_, best_score_ (metric on all training rows), result_ (the backend's
@@ -94,10 +94,13 @@ class DepthOneClassifier(RuleEstimator):
             min_num_literals=int(self.min_num_literals),
             lam=float(self.lam), sample_weight=weights, negated=bool(self.negated),
         )
+        from .backends.base import unseeded
         from .backends.config import opened_backend
 
         options = {} if self.time_limit is None else {"time_limit": self.time_limit}
         with opened_backend(self.backend) as backend:
+            if unseeded(backend):  # a sampler's seed flows from random_state too
+                options["seed"] = int(rng.randint(2**31 - 1))
             self.result_ = backend.solve(problem, **options)
         if self.result_.rule is None:
             raise RuntimeError(

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from ..rules import Rule
 
 __all__ = [
-    "Result", "Backend", "register_backend", "get_backend", "backend_names", "option_names", "BACKENDS", "BACKEND_MODULES",
+    "Result", "Backend", "register_backend", "get_backend", "backend_names", "option_names", "unseeded", "BACKENDS",
+    "BACKEND_MODULES",
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
@@ -88,6 +89,12 @@ class Backend:
 def option_names(cls) -> list[str]:
     """The option names a backend class takes (its constructor keywords)."""
     return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+
+
+def unseeded(backend: Backend) -> bool:
+    """True for a backend that takes a `seed` and was given none: its callers seed each solve from
+    their own `random_state`, so that every random choice flows from it."""
+    return "seed" in option_names(type(backend)) and getattr(backend, "seed", None) is None
 
 
 # Backend name -> module of boolrules.backends that registers it. Modules are imported on first

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..backends.base import option_names
+from ..backends.base import option_names, unseeded
 from ..formulations import depth_one
 from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Rule, Zero
 from .moves import SearchSpace, replace_at
@@ -69,9 +69,10 @@ class NonLocalOracle:
         self.backend = backend
         self.operators = operators
         self.max_samples = max_samples
-        self.options = {"time_limit": time_limit} if time_limit is not None and _takes(backend, "time_limit") else {}
+        takes_time_limit = "time_limit" in option_names(type(backend))
+        self.options = {"time_limit": time_limit} if time_limit is not None and takes_time_limit else {}
         self.rng = rng
-        self._seeded = _takes(backend, "seed") and getattr(backend, "seed", None) is None
+        self._seeded = unseeded(backend)
         self.stats = OracleStats()
 
     def subproblem(self, rule: Rule, path: tuple, memo: dict | None = None):
@@ -161,7 +162,3 @@ def _valid_subtree(subtree: Rule, space: SearchSpace) -> bool:
         return False
     features = [s.index for s in subtree.subrules if isinstance(s, Literal)]
     return len(features) == len(subtree.subrules) == len(set(features))
-
-
-def _takes(backend, option: str) -> bool:
-    return option in option_names(type(backend))
