@@ -27,3 +27,15 @@ def atleast_qubo(atleast_problem):
     """`atleast_problem`'s QUBO without η, calibrated penalties."""
     return atleast_problem.to_qubo(eta=False, penalty="calibrated")
 
+
+
+@pytest.fixture
+def no_dwave_credentials(tmp_path, monkeypatch):
+    """An empty dwave config file and no token in the environment: nothing can reach the cloud.
+    Returns the config file's path."""
+    config = tmp_path / "dwave.conf"
+    config.write_text("")
+    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(config))
+    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_ENDPOINT", "DWAVE_API_REGION"):
+        monkeypatch.delenv(name, raising=False)
+    return config

@@ -300,15 +300,6 @@ def test_bad_usage_and_input_exit_2(capsys, tmp_path, csv, argv, message):
     assert "Traceback" not in err
 
 
-@pytest.fixture
-def no_dwave_credentials(tmp_path, monkeypatch):
-    config = tmp_path / "dwave.conf"
-    config.write_text("")
-    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(config))
-    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_ENDPOINT", "DWAVE_API_REGION"):
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.mark.parametrize("argv", [["solve", "--backend", "dwave-qpu"],
                                   ["solve", "--config", str(CONFIGS / "dwave-qpu.toml")],
                                   ["fit", "--nonlocal-backend", "leap-hybrid"]])

@@ -25,15 +25,7 @@ CLOUD = ["dwave-qpu", "leap-hybrid", "leap-cqm"]
 BOTH_WAYS = r"dwave setup.*dwave config create.*DWAVE_API_TOKEN"
 
 
-@pytest.fixture(autouse=True)
-def no_credentials(tmp_path, monkeypatch):
-    """An empty dwave config file and no token in the environment: nothing here can reach the cloud."""
-    config = tmp_path / "dwave.conf"
-    config.write_text("")
-    monkeypatch.setenv("DWAVE_CONFIG_FILE", str(config))
-    for name in ("DWAVE_API_TOKEN", "DWAVE_PROFILE", "DWAVE_API_ENDPOINT", "DWAVE_API_REGION"):
-        monkeypatch.delenv(name, raising=False)
-    return config
+pytestmark = pytest.mark.usefixtures("no_dwave_credentials")  # nothing here can reach the cloud
 
 
 def planted(n, m, operator="Or", seed=0, **kwargs):
@@ -69,13 +61,13 @@ def test_credentials_removed_before_solving_fail_at_once(name, monkeypatch):
     assert time.perf_counter() - start < 5  # the QUBO backends compile first, then check
 
 
-def test_a_token_in_the_config_file_or_the_environment_is_found(no_credentials, monkeypatch):
+def test_a_token_in_the_config_file_or_the_environment_is_found(no_dwave_credentials, monkeypatch):
     assert issubclass(MissingCredentialsError, RuntimeError)
     with pytest.raises(MissingCredentialsError):
         require_token()
-    no_credentials.write_text("[defaults]\ntoken = from-the-file\n")
+    no_dwave_credentials.write_text("[defaults]\ntoken = from-the-file\n")
     require_token()
-    no_credentials.write_text("")
+    no_dwave_credentials.write_text("")
     monkeypatch.setenv("DWAVE_API_TOKEN", "from-the-environment")
     require_token()
 
