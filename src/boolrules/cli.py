@@ -190,12 +190,11 @@ def _backend(spec, config, seed: int, time_limit: float | None = None, option: s
     if config is None and spec not in backend_names() and Path(spec).suffix != ".toml":
         raise UsageError(f"unknown backend {spec!r}; give a .toml config or one of: {', '.join(backend_names())}")
     backend = load_backend(config) if config is not None else backend_from_spec(spec, option)
-    options = backend.options()
     overrides = {"seed": seed} if unseeded(backend) else {}
     if time_limit is not None:
-        if "time_limit" not in options:
+        if "time_limit" not in backend.capabilities:
             raise UsageError(f"--time-limit: backend {backend.name!r} takes no time limit; its options: "
-                             f"{', '.join(options)}")
+                             f"{', '.join(backend.options())}")
         overrides["time_limit"] = time_limit
     return backend.configured(overrides)
 

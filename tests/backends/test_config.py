@@ -92,3 +92,25 @@ def test_backend_from_spec(tmp_path):
         backend_from_spec("simplex")
     with pytest.raises(FileNotFoundError):
         backend_from_spec(tmp_path / "missing.toml")
+
+
+def test_a_spec_is_checked_without_building_the_backend(tmp_path, no_dwave_credentials):
+    from boolrules.backends.config import check_backend_spec
+    from boolrules.backends.dwave import MissingCredentialsError
+
+    qpu = write(tmp_path, '[backend]\nname = "dwave-qpu"\nnum_reads = 10\n')
+    check_backend_spec(qpu)  # no token needed to check the file
+    check_backend_spec("dwave-qpu")
+    with pytest.raises(MissingCredentialsError):
+        load_backend(qpu)
+    with pytest.raises(ValueError, match="nonlocal_backend: .*unknown option"):
+        check_backend_spec(write(tmp_path, '[backend]\nname = "sa"\nnum_readz = 1\n'), "nonlocal_backend")
+    with pytest.raises(ValueError, match="nonlocal_backend must be a name"):
+        check_backend_spec("no-such-backend", "nonlocal_backend")
+
+
+@pytest.mark.parametrize("name, capabilities", [
+    ("highs", {"time_limit"}), ("sa", {"seed"}), ("exact", set()), ("qaoa", {"seed"}),
+])
+def test_backends_declare_what_callers_may_pass(name, capabilities):
+    assert get_backend(name).capabilities == capabilities

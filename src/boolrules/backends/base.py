@@ -19,6 +19,7 @@ __all__ = [
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
+CAPABILITIES = ("seed", "time_limit")
 
 
 @dataclass
@@ -65,6 +66,11 @@ class Backend:
     def __exit__(self, *exc_info) -> None:
         self.close()
 
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What callers may pass per call without knowing the backend: "seed", "time_limit"."""
+        return frozenset(CAPABILITIES).intersection(option_names(type(self)))
+
     def options(self) -> dict:
         """The backend's options by name."""
         return {k: getattr(self, k) for k in option_names(type(self))}
@@ -94,7 +100,7 @@ def option_names(cls) -> list[str]:
 def unseeded(backend: Backend) -> bool:
     """True for a backend that takes a `seed` and was given none: its callers seed each solve from
     their own `random_state`, so that every random choice flows from it."""
-    return "seed" in option_names(type(backend)) and getattr(backend, "seed", None) is None
+    return "seed" in backend.capabilities and getattr(backend, "seed", None) is None
 
 
 # Backend name -> module of boolrules.backends that registers it. Modules are imported on first

@@ -28,7 +28,7 @@ from ..formulations.qubo import SLACK_MODES
 from ..formulations.qubo_problem import PENALTY_MODES
 from .base import BACKEND_MODULES, BACKENDS, Backend, backend_names, get_backend
 
-__all__ = ["load_backend", "backend_from_spec", "opened_backend"]
+__all__ = ["load_backend", "backend_from_spec", "check_backend_spec", "opened_backend"]
 
 TABLES = ("backend", "qubo")
 QUBO_KEYS = ("eta", "penalty", "slack")
@@ -39,6 +39,15 @@ _KINDS = {bool: ((bool,), "true or false"), int: ((int,), "an integer"), float: 
 
 def load_backend(path) -> Backend:
     """The backend a TOML file describes (see the module docstring)."""
+    path, name, options = _parse(path)
+    try:
+        return get_backend(name, **options)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{path}: [backend] {name!r}: {err}") from err
+
+
+def _parse(path) -> tuple[Path, str, dict]:
+    """(path, backend name, options) of a TOML file, its tables, names, keys and types checked."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike naming a .toml file, got {type(path).__name__}")
     path = Path(path)
@@ -61,10 +70,7 @@ def load_backend(path) -> Backend:
         options.update(_qubo_options(path, name, config["qubo"], defaults, options))
     for key, value in options.items():
         _check_type(path, "qubo" if key in config.get("qubo", {}) else "backend", key, value, defaults[key])
-    try:
-        return get_backend(name, **options)
-    except (ValueError, TypeError) as err:
-        raise ValueError(f"{path}: [backend] {name!r}: {err}") from err
+    return path, name, options
 
 
 @contextmanager
@@ -77,6 +83,20 @@ def opened_backend(spec, name: str = "backend"):
     finally:
         if backend is not spec:
             backend.close()
+
+
+def check_backend_spec(spec, name: str = "backend") -> None:
+    """Raise as `backend_from_spec` would, without building the backend (no cloud client, no
+    credentials): a known name, a `Backend`, or a .toml file whose tables, keys and types hold."""
+    if isinstance(spec, Backend) or (isinstance(spec, str) and spec in backend_names()):
+        return
+    if isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml":
+        try:
+            _parse(spec)
+        except (OSError, ValueError, TypeError) as err:
+            raise type(err)(f"{name}: {err}") from err
+        return
+    backend_from_spec(spec, name)  # raises the error that names `name`
 
 
 def backend_from_spec(spec, name: str = "backend") -> Backend:

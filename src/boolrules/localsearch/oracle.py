@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..backends.base import option_names, unseeded
+from ..backends.base import unseeded
 from ..formulations import depth_one
 from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Rule, Zero
 from .moves import SearchSpace, replace_at
@@ -69,7 +69,7 @@ class NonLocalOracle:
         self.backend = backend
         self.operators = operators
         self.max_samples = max_samples
-        takes_time_limit = "time_limit" in option_names(type(backend))
+        takes_time_limit = "time_limit" in backend.capabilities
         self.options = {"time_limit": time_limit} if time_limit is not None and takes_time_limit else {}
         self.rng = rng
         self._seeded = unseeded(backend)
