@@ -21,10 +21,11 @@ section 3 evaluates as "calibrated"):
 2. **Penalty calibration** on `--cal-seeds` subproblems (different seeds from section 3): the
    explicit grid of (soft, hard) multipliers per eta, via `q.with_penalties` (compiled once);
    the cell with the lowest mean excess error of the raw decode (best repaired sample, no
-   polish: the penalties' own quality) becomes `CALIBRATED[eta]` for section 3 (patched in
-   memory for this process; the script says whether `qubo_problem.CALIBRATED` already holds
-   it). The polished decode's excess is shown beside every cell. A penalty cell (s, h) means `{"soft": s, "hard": h * mean sample weight}`, exactly what
-   `penalty="calibrated"` resolves `CALIBRATED[eta] = (s, h)` to.
+   polish: the penalties' own quality) is what section 3 evaluates as "calibrated", passed as
+   explicit penalties (the script says whether `qubo_problem.CALIBRATED`, the library's
+   `penalty="calibrated"`, already holds it). The polished decode's excess is shown beside every
+   cell. A penalty cell (s, h) means `{"soft": s, "hard": h * mean sample weight}`
+   (`calibrated_penalties`), exactly what `penalty="calibrated"` resolves `CALIBRATED[eta] = (s, h)` to.
 3. **Solution quality** on `--eval-seeds` subproblems: 100 Breast Cancer rows drawn with
    `np.random.default_rng(seed).choice(569, 100, replace=False)`, sample weights the balanced
    weights of the full data restricted to the rows (the non-local oracle's move size), Or and
@@ -73,8 +74,10 @@ from dwave.samplers import SimulatedAnnealingSampler
 
 from boolrules import load_dataset
 from boolrules.backends import get_backend
-from boolrules.formulations import depth_one, qubo_problem
+from boolrules.formulations import depth_one
 from boolrules.formulations.export import to_cqm
+from boolrules.formulations.qubo import Penalties
+from boolrules.formulations.qubo_problem import CALIBRATED, calibrated_penalties
 from boolrules.metrics import balanced_sample_weight
 
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
@@ -266,6 +269,13 @@ def scores(objectives, optima, totals):
     }
 
 
+def cell_penalties(problem, cell) -> dict:
+    """The explicit penalties of a calibration cell (soft, hard per unit mean sample weight) on this
+    problem: what `penalty="calibrated"` gives when `CALIBRATED[eta]` is that cell."""
+    penalties = calibrated_penalties(problem.weights, Penalties(*cell))
+    return {"soft": penalties.soft, "hard": penalties.hard}
+
+
 def sa_solve(problem, eta, penalty, reads, sweeps, seed):
     """`get_backend("sa", ...).solve(problem)` step by step, decoded both ways from the same samples:
     (raw objective, polished objective, seconds without polish, seconds with polish). Raw = the best
@@ -309,11 +319,10 @@ def calibrate(data, weights, args, grid):
             optima.append(opt)
             statuses.append(status)
             totals.append(float(problem.weights.sum()))
-            mean_w = float(problem.weights.mean())
             for eta in (False, True):
                 qubo = problem.to_qubo(eta=eta, penalty="sufficient")
                 for soft, hard in grid[eta]:
-                    q = qubo.with_penalties({"soft": soft, "hard": hard * mean_w})
+                    q = qubo.with_penalties(cell_penalties(problem, (soft, hard)))
                     samples = sampler.sample(q.bqm, num_reads=args.num_reads, num_sweeps=args.num_sweeps, seed=seed)
                     raw, polished = cells[eta][(soft, hard)]
                     raw.append(q.decode_best(samples, polish=False)[1])
@@ -344,10 +353,10 @@ def calibrate(data, weights, args, grid):
               f"{t['hits']}/{t['n']}; polished: excess {p['excess']:.4f}, ratio {p['ratio']:.3f}, hit "
               f"{p['hits']}/{p['n']}. Best cell by the polished decode: soft {best_polished[0]:g}, hard "
               f"{best_polished[1]:g} (excess {tp['excess']:.4f}, ratio {tp['ratio']:.3f}).\n", flush=True)
-    current = {eta: tuple(qubo_problem.CALIBRATED[eta]) for eta in (False, True)}
+    current = {eta: (CALIBRATED[eta].soft, CALIBRATED[eta].hard) for eta in (False, True)}
     same = all(np.allclose(current[eta], best[eta]) for eta in (False, True))
     print(f"Chosen: `CALIBRATED = {{True: {best[True]}, False: {best[False]}}}`; qubo_problem.CALIBRATED is "
-          f"{'the same' if same else f'{current} (different: section 3 uses the chosen values, patched in memory)'}.\n",
+          f"{'the same' if same else f'{current} (different: section 3 passes the chosen values explicitly)'}.\n",
           flush=True)
     return best
 
@@ -377,8 +386,9 @@ def evaluate(data, weights, args, best):
             highs_s.append(seconds)
             totals.append(float(subproblem(data, weights, op, seed).weights.sum()))
             for eta, mode in configs:
-                runs[(eta, mode)].append(sa_solve(subproblem(data, weights, op, seed), eta, mode, args.num_reads,
-                                                  args.num_sweeps, seed))
+                problem = subproblem(data, weights, op, seed)
+                penalty = mode if mode == "sufficient" else cell_penalties(problem, best[eta])
+                runs[(eta, mode)].append(sa_solve(problem, eta, penalty, args.num_reads, args.num_sweeps, seed))
         highs = np.mean(highs_s)
         print(f"**{op}**: HiGHS statuses: {status_counts(statuses)}; optimum mean {np.mean(optima):.3f} (total weight ≈ "
               f"{np.mean(totals):.1f}), HiGHS mean {highs:.2f} s per solve.\n")
@@ -398,7 +408,7 @@ def evaluate(data, weights, args, best):
     return summary
 
 
-def full_effort(data, weights, args, summary):
+def full_effort(data, weights, args, summary, best):
     """The better calibrated configuration per operator (lower raw excess in section 3) at the issue's
     effort (`--full-reads` x `--full-sweeps`) on the first K evaluation subproblems, beside the reduced effort."""
     seeds = args.eval_seeds[: args.full_effort]
@@ -415,10 +425,13 @@ def full_effort(data, weights, args, summary):
         eta = min((t["excess"], eta) for o, eta, mode, t, _ in summary if o == op and mode == "calibrated")[1]
         optima = [optimum(data, weights, op, seed)[1] for seed in seeds]
         totals = [float(subproblem(data, weights, op, seed).weights.sum()) for seed in seeds]
-        full = [sa_solve(subproblem(data, weights, op, seed), eta, "calibrated", args.full_reads, args.full_sweeps,
-                         seed) for seed in seeds]
-        reduced = [sa_solve(subproblem(data, weights, op, seed), eta, "calibrated", args.num_reads, args.num_sweeps,
-                            seed) for seed in seeds]
+
+        def calibrated(seed, reads, sweeps, op=op, eta=eta):  # on a fresh problem, as every timed solve
+            problem = subproblem(data, weights, op, seed)
+            return sa_solve(problem, eta, cell_penalties(problem, best[eta]), reads, sweeps, seed)
+
+        full = [calibrated(seed, args.full_reads, args.full_sweeps) for seed in seeds]
+        reduced = [calibrated(seed, args.num_reads, args.num_sweeps) for seed in seeds]
         fr, fp = (scores([run[i] for run in full], optima, totals) for i in (0, 1))
         rr, rp = (scores([run[i] for run in reduced], optima, totals) for i in (0, 1))
         print(f"| {op} | {'yes' if eta else 'no'} | {fr['positive']} | {fr['ratio']:.3f} | {fp['ratio']:.3f} | "
@@ -475,10 +488,9 @@ def main(argv=None):
     if not args.skip_compile:
         print_compile(compile_benchmark(data, args), args, data)
     best = calibrate(data, weights, args, SMALL_GRID if args.small_grid else GRID)
-    qubo_problem.CALIBRATED = {True: best[True], False: best[False]}
     summary = evaluate(data, weights, args, best)
     if args.full_effort:
-        full_effort(data, weights, args, summary)
+        full_effort(data, weights, args, summary, best)
     print_target(summary, args)
     print(f"Total run time {time.perf_counter() - start:.0f} s; load average at end "
           f"{', '.join(f'{v:.2f}' for v in os.getloadavg())}.")

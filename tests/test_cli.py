@@ -157,7 +157,7 @@ def test_inspect_json_without_eta(capsys):
     assert formulation["coefficient_range"] == [1.0, 4.0]
     assert qubo["eta"] is False and "eta" not in qubo["blocks"]
     assert qubo["num_variables"] == sum(qubo["blocks"].values())
-    assert qubo["penalties"]["soft"] == pytest.approx(CALIBRATED[False][0])
+    assert qubo["penalties"]["soft"] == pytest.approx(CALIBRATED[False].soft)
     assert qubo["dynamic_range"] == pytest.approx(qubo["max_abs_bias"] / qubo["min_abs_bias"])
 
 

@@ -9,8 +9,9 @@ import scipy.sparse as sp
 from boolrules import load_dataset
 from boolrules.backends import get_backend
 from boolrules.formulations import depth_one
+from boolrules.formulations import StandardForm
 from boolrules.formulations.qubo import PenaltyQubo
-from boolrules.formulations.reductions import LinearForm, capped_binary_weights
+from boolrules.formulations.reductions import capped_binary_weights
 
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 
@@ -189,14 +190,15 @@ def test_decode_repairs_bounds_and_picks_the_best_k():
 
 
 def test_infeasible_row_is_refused():
-    form = LinearForm(
+    form = StandardForm(
         A=sp.csr_matrix(np.array([[1.0, 1.0]])), lower=np.array([3.0]), upper=np.array([np.inf]),
         c=np.zeros(2), c0=0.0, var_lower=np.zeros(2), var_upper=np.ones(2), var_names=["x", "y"],
-        row_names=["too_much"], row_weight=np.zeros(1), row_sample=np.full(1, -1), groups=np.full(2, -1),
-        group_bound=np.zeros(0),
+        row_names=["too_much"], col_block=np.array(["x", "y"]), col_index=np.full(2, -1),
+        row_block=np.array(["too_much"]), row_index=np.full(1, -1), row_sample=np.full(1, -1),
+        row_weight=np.zeros(1), col_group=np.full(2, -1), row_group=np.full(1, -1), group_bound=np.zeros(0),
     )
     with pytest.raises(ValueError, match="too_much can never be satisfied"):
-        PenaltyQubo().apply(form, np.array([-1]))
+        PenaltyQubo().apply(form)
 
 
 @pytest.mark.parametrize("kwargs, match", [

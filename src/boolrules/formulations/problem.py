@@ -8,26 +8,11 @@ from functools import cached_property
 
 import numpy as np
 import pyomo.environ as pyo
-import scipy.sparse as sp
 
 from ..rules import OPERATORS, Literal, One, Rule, Zero
+from .standard_form import StandardForm, ToStandardForm, compile_standard_form
 
-__all__ = ["DepthOneProblem", "StandardForm", "check_problem"]
-
-
-@dataclass(frozen=True)
-class StandardForm:
-    """`lower <= A x <= upper` (rows; ±inf where open), variable bounds and names, objective `c x + c0`."""
-
-    A: object  # scipy.sparse csr_matrix
-    lower: np.ndarray
-    upper: np.ndarray
-    c: np.ndarray
-    c0: float
-    var_lower: np.ndarray
-    var_upper: np.ndarray
-    var_names: list[str]
-    row_names: list[str]
+__all__ = ["DepthOneProblem", "check_problem"]
 
 
 @dataclass(eq=False)
@@ -100,34 +85,8 @@ class DepthOneProblem:
 
     @cached_property
     def standard_form(self) -> StandardForm:
-        """The model as matrices, from Pyomo's `LinearStandardFormCompiler` (every variable kept)."""
-        from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
-
-        repn = LinearStandardFormCompiler().write(
-            self.model, mixed_form=True, set_sense=None, column_order=self.standard_form_vars
-        )
-        A = sp.csr_matrix(repn.A)
-        lower = np.full(A.shape[0], -np.inf)
-        upper = np.full(A.shape[0], np.inf)
-        rhs = np.asarray(repn.rhs, dtype=float)
-        for row, (_, sense) in enumerate(repn.rows):  # mixed form: 1 is <=, -1 is >=, 0 is ==
-            if sense >= 0:
-                upper[row] = rhs[row]
-            if sense <= 0:
-                lower[row] = rhs[row]
-        cols = repn.columns
-        c = np.asarray(repn.c.toarray()).ravel() if hasattr(repn.c, "toarray") else np.asarray(repn.c).ravel()
-        return StandardForm(
-            A=A,
-            lower=lower,
-            upper=upper,
-            c=c,
-            c0=float(np.asarray(repn.c_offset).ravel()[0]),
-            var_lower=np.array([v.lb for v in cols], dtype=float),
-            var_upper=np.array([v.ub for v in cols], dtype=float),
-            var_names=[v.name for v in cols],
-            row_names=[con.name for con, _ in repn.rows],
-        )
+        """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
+        return compile_standard_form(self)
 
     def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
         """Compile to a `QuboProblem` (formulations.md, "ILP → QUBO"); `eta=False` drops the error
@@ -150,35 +109,14 @@ class DepthOneProblem:
             values["k"] = 0 if m.k.value is None else int(round(m.k.value))
         return values
 
-    @cached_property
-    def _value_columns(self) -> tuple[np.ndarray, np.ndarray, int | None]:
-        index = {name: j for j, name in enumerate(self.standard_form.var_names)}
-        m = self.num_features
-        return (
-            np.array([index[f"b[{j}]"] for j in range(m)]),
-            np.array([index[f"bt[{j}]"] for j in range(m)]),
-            index.get("k"),
-        )
-
     def vector_from_values(self, values: dict) -> np.ndarray:
-        """A vector over `standard_form.var_names` from per-block arrays ({"b": ..., "eta": ...})."""
-        index = {name: j for j, name in enumerate(self.standard_form.var_names)}
-        x = np.zeros(len(index))
-        for block, array in values.items():
-            component = getattr(self.model, block)
-            keys = list(component.keys())
-            names = [component[key].name for key in keys] if component.is_indexed() else [component.name]
-            x[[index[name] for name in names]] = np.asarray(array).ravel()
-        return x
+        """A vector over the standard form's columns from per-block arrays ({"b": ..., "eta": ...},
+        each in the order of the block's indices; blocks not given are 0)."""
+        return ToStandardForm().encode(values, self.standard_form)
 
     def values_from_vector(self, x: np.ndarray) -> dict:
-        """The b, bt (and k) values of a vector over `standard_form.var_names`."""
-        b, bt, k = self._value_columns
-        x = np.round(np.asarray(x)).astype(np.int64)
-        values = {"b": x[b], "bt": x[bt]}
-        if k is not None:
-            values["k"] = int(x[k])
-        return values
+        """The b, bt (and k) values of a vector over the standard form's columns."""
+        return ToStandardForm().invert(x, self.standard_form)
 
     def decode(self, values, simplify: bool = True) -> Rule:
         """The rule that `values` ({"b", "bt", "k"}) encodes. With `simplify`, an operator over

@@ -1,43 +1,44 @@
-"""`QuboProblem`: a depth-one problem compiled to a dimod BQM, with its decoding and inspection."""
+"""`QuboProblem`: a depth-one problem compiled to a dimod BQM by the QUBO chain, with its decoding
+and inspection."""
 
 from __future__ import annotations
 
 import html
-import re
 from collections import Counter
+from types import MappingProxyType
 
 import dimod
 import numpy as np
 
 from ..rules import Rule
 from ..validation import check_bool, check_number
+from .chain import Chain
 from .problem import check_problem
-from .qubo import Penalties, PenaltyQubo
-from .reductions import BinaryExpansion, FixToZero, LinearForm
+from .qubo import Penalties, PenaltyForm, PenaltyQubo
+from .reductions import BinaryExpansion, FixToZero
 from .repair import polish as polish_values
 from .repair import repair, repair_values
+from .standard_form import ToStandardForm
 
-__all__ = ["QuboProblem", "PENALTY_MODES", "check_penalty", "compile_qubo"]
+__all__ = ["QuboProblem", "PENALTY_MODES", "CALIBRATED", "calibrated_penalties", "check_penalty", "compile_qubo",
+           "qubo_chain"]
 
 PENALTY_MODES = ("sufficient", "calibrated")
-_ROW = re.compile(r"^(\w+)\[(\d+)\]$")
+
+# The calibrated penalty multipliers by eta, per unit mean sample weight (`calibrated_penalties`):
+# the best cells of the grid in benchmarks/bench_qubo.py section 2 (6 subproblems of 100 Breast
+# Cancer rows, Or and AtLeast, m' = 4, sa 10 reads x 1000 sweeps, lowest mean excess of the decoded
+# objective over the HiGHS optimum; benchmarks/results/bench_qubo.md). Read-only: other weights are
+# passed explicitly as `penalty={"soft": .., "hard": ..}`.
+CALIBRATED = MappingProxyType({True: Penalties(soft=1.01, hard=1.0), False: Penalties(soft=1.0, hard=0.5)})
 
 
-def _linear_form(problem) -> tuple[LinearForm, np.ndarray]:
-    """The problem's standard form with sample rows (soft, weight w_i) and the literal-count group."""
-    form = problem.standard_form
-    sample_blocks = {block.name for block in problem.row_blocks}
-    row_sample = np.full(len(form.row_names), -1)
-    for r, name in enumerate(form.row_names):
-        match = _ROW.match(name)
-        if match and match.group(1) in sample_blocks:
-            row_sample[r] = int(match.group(2))
-    row_weight = np.where(row_sample >= 0, problem.weights[np.maximum(row_sample, 0)], 0.0)
-    groups = np.array([0 if name.startswith(("b[", "bt[")) else -1 for name in form.var_names])
-    group_rows = np.array([0 if name in ("max_literals", "min_literals") else -1 for name in form.row_names])
-    linear = LinearForm(**vars(form), row_weight=row_weight, row_sample=row_sample, groups=groups,
-                        group_bound=np.array([problem.max_num_literals]))
-    return linear, group_rows
+def calibrated_penalties(weights, multipliers: Penalties) -> Penalties:
+    """The penalties of `multipliers` (soft, hard per unit mean sample weight) for samples of these
+    `weights`: the soft one as is (soft rows are already weighted by w_i), the hard one times the
+    mean weight (unscaled when every weight is 0). `penalty="calibrated"` is this with `CALIBRATED[eta]`."""
+    mean_w = float(np.mean(weights))
+    return multipliers if mean_w == 0 else Penalties(multipliers.soft, multipliers.hard * mean_w)
 
 
 def check_penalty(penalty):
@@ -57,42 +58,43 @@ def check_penalty(penalty):
     return penalty
 
 
+def qubo_chain(eta: bool = True, slack: str = "minimal") -> Chain:
+    """The QUBO compile chain: standard form, [η fixed to 0 unless `eta`], binary expansion of the
+    integers, penalty QUBO with `slack`'s side per row."""
+    steps = [ToStandardForm()] + ([] if eta else [FixToZero(("eta",))])
+    return Chain([*steps, BinaryExpansion(), PenaltyQubo(slack)])
+
+
 def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
-    """Run the reduction chain (fix η if not `eta`, binary expansion, penalty QUBO)."""
+    """Run the QUBO chain on `problem` (`qubo_chain`) and weight the penalties (`QuboProblem`)."""
     check_problem(problem)
     eta = check_bool(eta, "eta")
     check_penalty(penalty)
-    penalty_qubo = PenaltyQubo(slack)  # checks slack before the work below
-    form, group_rows = _linear_form(problem)
-    chain = []
-    if not eta:
-        fix = FixToZero(np.array([name.startswith("eta[") for name in form.var_names]))
-        form = fix.apply(form)
-        chain.append(fix)
-    expansion = BinaryExpansion()
-    form = expansion.apply(form)
-    chain.append(expansion)
-    compiled = penalty_qubo.apply(form, group_rows)
-    return QuboProblem(problem, chain, compiled, eta=eta, penalty=penalty, slack=slack)
+    chain = qubo_chain(eta, slack)  # checks slack before the work below
+    form, inverses = chain.apply(problem)
+    return QuboProblem(problem, chain, inverses, form, eta=eta, penalty=penalty, slack=slack)
 
 
 class QuboProblem:
     """A depth-one problem as a QUBO: `.bqm` (dimod, BINARY), variable blocks, decoding to rules.
 
-    `penalty`: "sufficient" (the ground state is the ILP optimum when `eta`), "calibrated"
-    (smaller weights for heuristic samplers, see `benchmarks/README.md`), or {"soft", "hard"}.
+    Holds the `chain` that compiled it, the chain's `inverses` and the `form` it produced (a
+    `PenaltyForm`). `penalty`: "sufficient" (the ground state is the ILP optimum when `eta`),
+    "calibrated" (`CALIBRATED`: smaller weights for heuristic samplers, see `benchmarks/README.md`),
+    or {"soft", "hard"}.
     """
 
-    def __init__(self, problem, chain, compiled: PenaltyQubo, *, eta: bool, penalty, slack: str):
+    def __init__(self, problem, chain: Chain, inverses: tuple, form: PenaltyForm, *, eta: bool, penalty, slack: str):
         self.problem = problem
         self.eta = eta
         self.slack = slack
-        self._chain = chain
-        self._compiled = compiled
+        self.chain = chain
+        self.inverses = inverses
+        self.form = form
         self.penalties = self._resolve(penalty)
         self.penalty = penalty
-        self.bqm = compiled.bqm(self.penalties)
-        self.labels = compiled.labels
+        self.bqm = form.bqm(self.penalties)
+        self.labels = form.labels
 
     def _resolve(self, penalty) -> Penalties:
         problem = self.problem
@@ -105,17 +107,15 @@ class QuboProblem:
                 # row costs more than any objective gain (formulations.md, "Penalty weights").
                 return Penalties(2.0, objective_range + 1.0)
             soft = 1.0
-            return Penalties(soft, soft * self._compiled.max_soft_penalty() + objective_range + 1.0)
+            return Penalties(soft, soft * self.form.max_soft_penalty() + objective_range + 1.0)
         if penalty == "calibrated":
-            mean_w = float(problem.weights.mean())
-            return Penalties(*CALIBRATED[self.eta]) if mean_w == 0 else Penalties(
-                CALIBRATED[self.eta][0], CALIBRATED[self.eta][1] * mean_w
-            )
+            return calibrated_penalties(problem.weights, CALIBRATED[self.eta])
         raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}")
 
     def with_penalties(self, penalty) -> QuboProblem:
         """The same compiled QUBO with other penalty weights (nothing is rebuilt but the BQM)."""
-        return QuboProblem(self.problem, self._chain, self._compiled, eta=self.eta, penalty=penalty, slack=self.slack)
+        return QuboProblem(self.problem, self.chain, self.inverses, self.form, eta=self.eta, penalty=penalty,
+                           slack=self.slack)
 
     @property
     def num_variables(self) -> int:
@@ -123,13 +123,7 @@ class QuboProblem:
 
     def blocks(self) -> dict[str, int]:
         """Number of variables per block: b, bt, eta, q, k bits, and the slack bits of each row block."""
-        counts = Counter()
-        for label in self.labels:
-            if label.startswith("s["):
-                counts["slack " + label[2:].split("[", 1)[0].split("]", 1)[0]] += 1
-            else:
-                counts[label.split("[", 1)[0].split("#", 1)[0]] += 1
-        return dict(counts)
+        return dict(Counter(self.form.label_block.tolist()))
 
     def summary(self) -> dict:
         """Variables per block, interactions, bias magnitudes and dynamic range."""
@@ -196,22 +190,18 @@ class QuboProblem:
         return float(energies[0]) if len(energies) == 1 else energies
 
     def sample_from_vector(self, x) -> np.ndarray:
-        """The QUBO sample (0/1 in `labels` order) of a point `x` over `problem.standard_form.var_names`
-        (e.g. `repair.feasible_point`): the reduction chain's forward map (η dropped without η, k
-        in capped binary bits, every slack at its best value). With η, a feasible point's energy is
-        its ILP objective. A 2-D `x` (one point per row) gives one sample per row."""
-        z = np.asarray(x, dtype=float)
-        for step in self._chain:
-            z = step.encode(z)
-        samples = self._compiled.encode(z).astype(np.int8)
+        """The QUBO sample (0/1 in `labels` order) of a point `x` over the standard form's columns
+        (e.g. `repair.feasible_point`): the chain's forward map after the standard form (η dropped
+        without η, k in capped binary bits, every slack at its best value). With η, a feasible
+        point's energy is its ILP objective. A 2-D `x` (one point per row) gives one sample per row."""
+        samples = self.chain[1:].encode(np.asarray(x, dtype=float), self.inverses[1:]).astype(np.int8)
         return samples[0] if np.ndim(x) == 1 else samples
 
     def variable_values(self, sample) -> list[dict]:
         """The original model's b, bt (and k) values of each sample, slack and η stripped."""
-        x = self._compiled.decode(self._as_array(sample))
-        for step in reversed(self._chain):
-            x = step.decode(x)
-        return [self.problem.values_from_vector(row) for row in x]
+        values = self.chain.invert(self._as_array(sample), self.inverses)
+        return [{block: value[i] if block != "k" else int(value[i]) for block, value in values.items()}
+                for i in range(len(values["b"]))]
 
     def decode(self, sample) -> Rule:
         """The rule of one sample, repaired to the problem's bounds with the best k (spec, "Decoding")."""
@@ -247,8 +237,8 @@ class QuboProblem:
 
     def slack_ranges(self) -> list[tuple[str, float, float]]:
         """(row, low, high) of every penalised row: the effective bounds the slack must cover."""
-        c = self._compiled
-        return list(zip(c.row_names, c.row_low.tolist(), c.row_high.tolist()))
+        layout = self.form.slack
+        return list(zip(self.form.row_names, layout.low.tolist(), layout.high.tolist()))
 
     def export(self, path, format):
         """Write the QUBO to `path` in one of `formulations.export.QUBO_FORMATS`."""
@@ -256,9 +246,3 @@ class QuboProblem:
 
         return export_qubo(self, path, format)
 
-
-# Calibrated penalties (soft, hard per unit mean sample weight) by eta: the best cells of the grid in
-# benchmarks/bench_qubo.py section 2 (6 subproblems of 100 Breast Cancer rows, Or and AtLeast, m' = 4,
-# sa 10 reads x 1000 sweeps, lowest mean excess of the decoded objective over the HiGHS optimum;
-# benchmarks/results/bench_qubo.md).
-CALIBRATED = {True: (1.01, 1.0), False: (1.0, 0.5)}

@@ -1,9 +1,6 @@
-"""Reductions on a linear standard form, each with a forward `apply` and an inverse `decode`.
-
-`LinearForm` is `lower <= A x <= upper` over variables with bounds, an objective `c x + c0`,
-and per-row penalty classes. The QUBO compiler is a chain of these steps (as in cvxpy):
-`FixToZero` (drop η for the without-η QUBO), `BinaryExpansion` (integers to capped binary
-bits), then `qubo.PenaltyQubo`; a sample flows back through the `decode`s in reverse.
+"""Reductions between standard forms: `FixToZero` (drop a variable block, e.g. η for the
+without-η QUBO) and `BinaryExpansion` (integers to capped binary bits), with the capped binary
+encoding they and the penalty QUBO share (`formulations.md`, slack recipe steps 3 and 5).
 """
 
 from __future__ import annotations
@@ -13,26 +10,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
-from .problem import StandardForm
+from .chain import Reduction
+from .standard_form import StandardForm
 
-__all__ = ["LinearForm", "FixToZero", "BinaryExpansion", "capped_binary_bits", "capped_binary_weights"]
-
-
-@dataclass(frozen=True)
-class LinearForm(StandardForm):
-    """A standard form with what the QUBO compiler needs to know of its rows and variables:
-    `row_sample[r]` is the sample a soft row belongs to (-1 for hard rows) and `row_weight[r]`
-    its weight; `groups` maps a variable to a cardinality group id (-1: none) whose members sum
-    to at most `group_bound[id]`."""
-
-    row_weight: np.ndarray
-    row_sample: np.ndarray
-    groups: np.ndarray
-    group_bound: np.ndarray
-
-    @property
-    def num_vars(self) -> int:
-        return self.A.shape[1]
+__all__ = ["FixToZero", "BinaryExpansion", "Expansion", "capped_binary_bits", "capped_binary_weights"]
 
 
 def capped_binary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -72,40 +53,65 @@ def capped_binary_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     return bits.astype(np.int8)
 
 
-class FixToZero:
-    """Fix the variables in `mask` to 0 (their columns and objective terms disappear)."""
+@dataclass(frozen=True)
+class FixToZero(Reduction):
+    """Fix the variable blocks `blocks` (e.g. ("eta",)) to 0: their columns and objective terms
+    disappear. Inverse data: the mask of the fixed columns."""
 
-    def __init__(self, mask: np.ndarray):
-        self.mask = np.asarray(mask, dtype=bool)
+    blocks: tuple[str, ...]
 
-    def apply(self, form: LinearForm) -> LinearForm:
-        keep = ~self.mask
-        return replace(
+    def __post_init__(self):
+        object.__setattr__(self, "blocks", tuple(self.blocks))
+
+    def apply(self, form: StandardForm) -> tuple[StandardForm, np.ndarray]:
+        mask = np.isin(form.col_block, self.blocks)
+        keep = ~mask
+        reduced = replace(
             form,
             A=form.A[:, keep].tocsr(),
             c=form.c[keep],
             var_lower=form.var_lower[keep],
             var_upper=form.var_upper[keep],
             var_names=[n for n, k in zip(form.var_names, keep) if k],
-            groups=form.groups[keep],
+            col_block=form.col_block[keep],
+            col_index=form.col_index[keep],
+            col_group=form.col_group[keep],
         )
+        return reduced, mask
 
-    def encode(self, x: np.ndarray) -> np.ndarray:
-        """Values of all variables -> values of the kept ones (the forward map of `decode`)."""
-        return np.atleast_2d(x)[:, ~self.mask]
-
-    def decode(self, x: np.ndarray) -> np.ndarray:
-        """Values of the reduced variables -> values of all variables (the fixed ones 0)."""
+    def invert(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Values of the kept variables -> values of all variables (the fixed ones 0)."""
         x = np.atleast_2d(x)
-        full = np.zeros((x.shape[0], len(self.mask)), dtype=x.dtype)
-        full[:, ~self.mask] = x
+        full = np.zeros((x.shape[0], len(mask)), dtype=x.dtype)
+        full[:, ~mask] = x
         return full
 
+    def encode(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Values of all variables -> values of the kept ones."""
+        return np.atleast_2d(x)[:, ~mask]
 
-class BinaryExpansion:
-    """Replace each integer variable of range [lo, hi] by capped binary bits: x = E z + x0."""
 
-    def apply(self, form: LinearForm) -> LinearForm:
+@dataclass(frozen=True, eq=False)
+class Expansion:
+    """Inverse data of `BinaryExpansion`: x = E z + x0 over the original variables; `integer`
+    marks the expanded ones, `binary_cols` the kept binaries, and (owner, position, weight) the
+    capped binary bits (`capped_binary_weights`) of the integers' offsets from their lower bounds."""
+
+    E: sp.csr_matrix
+    x0: np.ndarray
+    integer: np.ndarray
+    binary_cols: np.ndarray
+    owner: np.ndarray
+    position: np.ndarray
+    weight: np.ndarray
+
+
+@dataclass(frozen=True)
+class BinaryExpansion(Reduction):
+    """Replace each integer variable of range [lo, hi] by capped binary bits: x = E z + x0. A bit
+    keeps its variable's block and index (its name gets `#position`); it is in no group."""
+
+    def apply(self, form: StandardForm) -> tuple[StandardForm, Expansion]:
         lo = np.ceil(form.var_lower).astype(np.int64)
         hi = np.floor(form.var_upper).astype(np.int64)
         if (hi < lo).any():
@@ -113,41 +119,42 @@ class BinaryExpansion:
             raise ValueError(f"variable {bad} has an empty range")
         integer = (hi - lo) > 1
         owner, position, weight = capped_binary_weights(np.where(integer, hi - lo, 0))
-        self.bits = (owner, position, weight)
         binary_cols = np.flatnonzero(~integer)
-        self.binary_cols = binary_cols
         num_new = len(binary_cols) + len(owner)
         rows = np.concatenate([binary_cols, owner])
         cols = np.arange(num_new)
         vals = np.concatenate([np.ones(len(binary_cols)), weight]).astype(float)
-        self.E = sp.csr_matrix((vals, (rows, cols)), shape=(form.num_vars, num_new))
-        self.x0 = np.where(integer, lo, 0).astype(float)
-        self.integer = integer
+        E = sp.csr_matrix((vals, (rows, cols)), shape=(form.num_vars, num_new))
+        x0 = np.where(integer, lo, 0).astype(float)
         names = [form.var_names[j] for j in binary_cols]
         names += [f"{form.var_names[j]}#{b}" for j, b in zip(owner.tolist(), position.tolist())]
-        shift = form.A @ self.x0
-        groups = np.concatenate([form.groups[binary_cols], np.full(len(owner), -1)])
-        return replace(
+        shift = form.A @ x0
+        new = np.concatenate([binary_cols, owner])  # the original column of each new one
+        expanded = replace(
             form,
-            A=(form.A @ self.E).tocsr(),
+            A=(form.A @ E).tocsr(),
             lower=form.lower - shift,
             upper=form.upper - shift,
-            c=self.E.T @ form.c,
-            c0=form.c0 + float(form.c @ self.x0),
+            c=E.T @ form.c,
+            c0=form.c0 + float(form.c @ x0),
             var_lower=np.zeros(num_new),
             var_upper=np.ones(num_new),
             var_names=names,
-            groups=groups,
+            col_block=form.col_block[new],
+            col_index=form.col_index[new],
+            col_group=np.concatenate([form.col_group[binary_cols], np.full(len(owner), -1)]),
         )
+        return expanded, Expansion(E, x0, integer, binary_cols, owner, position, weight)
 
-    def encode(self, x: np.ndarray) -> np.ndarray:
-        """Original variable values -> bits (the forward map of `decode`): binary variables are
-        kept, each integer becomes the capped binary bits of its offset from its lower bound."""
-        x = np.atleast_2d(np.asarray(x, dtype=float))
-        bits = capped_binary_bits(np.where(self.integer, x - self.x0, 0.0), *self.bits)
-        return np.concatenate([x[:, self.binary_cols], bits], axis=1)
-
-    def decode(self, z: np.ndarray) -> np.ndarray:
+    def invert(self, z: np.ndarray, inverse: Expansion) -> np.ndarray:
         """Bits -> original variable values (integers recombined)."""
         z = np.atleast_2d(z)
-        return (self.E @ z.T).T + self.x0
+        return (inverse.E @ z.T).T + inverse.x0
+
+    def encode(self, x: np.ndarray, inverse: Expansion) -> np.ndarray:
+        """Original variable values -> bits: binary variables are kept, each integer becomes the
+        capped binary bits of its offset from its lower bound."""
+        x = np.atleast_2d(np.asarray(x, dtype=float))
+        offsets = np.where(inverse.integer, x - inverse.x0, 0.0)
+        bits = capped_binary_bits(offsets, inverse.owner, inverse.position, inverse.weight)
+        return np.concatenate([x[:, inverse.binary_cols], bits], axis=1)
