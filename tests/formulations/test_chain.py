@@ -178,7 +178,10 @@ def test_binary_expansion_round_trips_and_keeps_rows_and_objective(operator):
     step = BinaryExpansion()
     expanded, inverse = step.apply(form)
     k = form.columns("k")[0]
-    assert (expanded.col_block == "k").sum() == 2 and expanded.var_names[-2:] == ["k#0", "k#1"]
+    assert expanded.var_names[-2:] == ["k#0", "k#1"]  # m' = 3: k in 0..3 takes two bits
+    kept = form.col_block != "k"
+    assert expanded.col_block.tolist() == form.col_block[kept].tolist() + ["k", "k"]
+    assert expanded.col_index.tolist() == form.col_index[kept].tolist() + [-1, -1]
     assert set(expanded.var_lower) == {0} and set(expanded.var_upper) == {1}
     rng = np.random.default_rng(3)
     x = rng.integers(0, 2, (8, form.num_vars)).astype(float)

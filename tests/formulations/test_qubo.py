@@ -153,8 +153,10 @@ def test_changing_penalties_does_not_rebuild(monkeypatch):
     problem = depth_one(X, np.array([0, 1, 0, 1, 1, 0]), "AtLeast", max_num_literals=2)
     qubo = problem.to_qubo(penalty="sufficient")
     import boolrules.formulations.qubo_problem as qp
+    from boolrules.formulations.chain import Chain
 
     monkeypatch.setattr(qp, "compile_qubo", lambda *a, **k: pytest.fail("recompiled"))
+    monkeypatch.setattr(Chain, "apply", lambda *a, **k: pytest.fail("ran the chain again"))
     cheaper = qubo.with_penalties({"soft": 0.5, "hard": 2.0})
     assert cheaper.labels == qubo.labels and cheaper.penalties.hard == 2.0
     assert cheaper.summary()["max_abs_bias"] < qubo.summary()["max_abs_bias"]
