@@ -93,18 +93,14 @@ class DepthOneProblem:
             count += len(self.model.negative_samples)
         return count
 
-    @property
-    def standard_form_vars(self) -> list:
-        """The model's variables in standard-form column order (every variable, block by block)."""
-        return [v for comp in self.model.component_objects(pyo.Var, descend_into=False) for v in comp.values()]
-
     @cached_property
     def standard_form(self) -> StandardForm:
         """The model as matrices, from Pyomo's `LinearStandardFormCompiler` (every variable kept)."""
         from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
-        repn = LinearStandardFormCompiler().write(
-            self.model, mixed_form=True, set_sense=None, column_order=self.standard_form_vars
+        columns = [v for var in self.model.component_objects(pyo.Var, descend_into=False) for v in var.values()]
+        repn = LinearStandardFormCompiler().write(  # every variable, block by block
+            self.model, mixed_form=True, set_sense=None, column_order=columns
         )
         A = sp.csr_matrix(repn.A)
         lower = np.full(A.shape[0], -np.inf)
@@ -137,18 +133,6 @@ class DepthOneProblem:
         return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
 
     # Solutions and rules
-
-    def values_from_model(self) -> dict:
-        """The b, bt (and k) values currently loaded in the model, as 0/1 arrays and an int."""
-        m = self.model
-
-        def read(var):
-            return np.array([0 if v.value is None else round(v.value) for v in var.values()], dtype=np.int64)
-
-        values = {"b": read(m.b), "bt": read(m.bt)}
-        if self.parameterized:
-            values["k"] = 0 if m.k.value is None else int(round(m.k.value))
-        return values
 
     @cached_property
     def _value_columns(self) -> tuple[np.ndarray, np.ndarray, int | None]:
