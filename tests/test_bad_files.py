@@ -501,7 +501,7 @@ CONFIGS = [
     pytest.param(_toml('[backend]\nname = "sa"\n[qubo]\nslack = ["minimal"]\n'), ValueError, ["slack"],
                  id="list-for-a-choice"),
     pytest.param(_toml('[backend]\nname = "sa"\n[qubo.penalty]\nsoft = nan\nhard = 1\n'), ValueError,
-                 ["[qubo.penalty]", "soft and hard"], id="nan-penalty"),
+                 ["[qubo.penalty]", "penalty['soft']", "finite"], id="nan-penalty"),
     pytest.param(_toml('[backend]\nname = "sa"\n[qubo.penalty]\nsoft = inf\nhard = 1\n'), ValueError,
                  ["penalty", "finite"], id="inf-penalty"),
 ]

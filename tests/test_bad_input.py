@@ -26,10 +26,9 @@ from boolrules import (
     RuleClassifier,
     load_dataset,
 )
-from boolrules.backends import get_backend
+from boolrules.backends import IlpBackend, get_backend
 from boolrules.formulations import depth_one
 from boolrules.formulations.qubo_problem import compile_qubo
-from boolrules.formulations.solve import solve_ilp
 from boolrules.localsearch import RuleScorer
 from boolrules.metrics import balanced_sample_weight, get_metric, score_counts
 from boolrules.rules import BitMatrix, check_binary_matrix
@@ -428,14 +427,14 @@ ROWS = [
     ("compile_qubo-eta-text", lambda: compile_qubo(problem(), eta="no"), TypeError, ("eta",)),
     ("DepthOneProblem.to_qubo-penalty-negative", lambda: problem().to_qubo(penalty={"soft": 1, "hard": -2}),
      ValueError, ("penalty",)),
-    # solve_ilp
-    ("solve_ilp-problem-wrong-type", lambda: solve_ilp(None), TypeError, ("problem", "DepthOneProblem")),
-    ("solve_ilp-solver-unknown", lambda: solve_ilp(problem(), "cplexx"), ValueError, ("solver", "cplexx")),
-    ("solve_ilp-time_limit-text", lambda: solve_ilp(problem(), time_limit="fast"), TypeError, ("time_limit",)),
-    ("solve_ilp-time_limit-negative", lambda: solve_ilp(problem(), time_limit=-1), ValueError, ("time_limit",)),
-    ("solve_ilp-mip_gap-negative", lambda: solve_ilp(problem(), mip_gap=-0.1), ValueError, ("mip_gap",)),
-    ("solve_ilp-threads-zero", lambda: solve_ilp(problem(), threads=0), ValueError, ("threads",)),
-    ("solve_ilp-warm_start-text", lambda: solve_ilp(problem(), warm_start="yes"), TypeError, ("warm_start",)),
+    # IlpBackend
+    ("IlpBackend.solve-problem-wrong-type", lambda: IlpBackend().solve(None), TypeError, ("problem", "DepthOneProblem")),
+    ("IlpBackend-solver-unknown", lambda: IlpBackend("cplexx"), ValueError, ("solver", "cplexx")),
+    ("IlpBackend-time_limit-text", lambda: IlpBackend(time_limit="fast"), TypeError, ("time_limit",)),
+    ("IlpBackend-time_limit-negative", lambda: IlpBackend(time_limit=-1), ValueError, ("time_limit",)),
+    ("IlpBackend-mip_gap-negative", lambda: IlpBackend(mip_gap=-0.1), ValueError, ("mip_gap",)),
+    ("IlpBackend-threads-zero", lambda: IlpBackend(threads=0), ValueError, ("threads",)),
+    ("IlpBackend-warm_start-text", lambda: IlpBackend(warm_start="yes"), TypeError, ("warm_start",)),
     # get_backend and Backend.solve
     ("get_backend-name-unknown", lambda: get_backend("quantum"), ValueError, ("backend", "quantum")),
     ("get_backend-name-not-text", lambda: get_backend(3), ValueError, ("backend",)),
@@ -569,7 +568,7 @@ def test_formulations_and_backends_do_not_modify_inputs(kind, backend):
     before = _copies(Xa, ya, weights)
     p = depth_one(Xa, ya, "AtLeast", max_num_literals=2, sample_weight=weights)
     compile_qubo(p, penalty="calibrated")
-    solve_ilp(p)
+    IlpBackend().solve(p)
     if backend == "exact-small":
         result = get_backend("exact", eta=False, max_variables=30).solve(p)
     else:

@@ -4,9 +4,10 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from boolrules import DepthOneClassifier
-from boolrules.backends import Backend, Result, get_backend
+from boolrules.backends import get_backend
 from boolrules.rules import AtLeast, Literal
 
+from .fakes import Empty
 from .formulations.brute_force import best_objective
 
 
@@ -62,13 +63,6 @@ def test_names_and_negation_on_breast_cancer():
     assert clf.score(data.data, data.target) > 0.85
 
 
-class Empty(Backend):
-    name = "empty"
-
-    def solve(self, problem, **options):
-        return Result(None, None, "error", 0.0, self.name, message="nothing")
-
-
 def test_backend_without_rule_is_a_clear_error(planted):
     X, y = planted
     with pytest.raises(RuntimeError, match="backend 'empty' returned no rule"):
@@ -106,4 +100,4 @@ def test_an_unseeded_sampler_is_seeded_from_random_state(planted):
     first = samples(3)
     assert np.array_equal(first, samples(3))
     assert not np.array_equal(first, samples(4))
-    assert backend.seed is None  # the caller's backend is left as it was
+    assert backend.options()["seed"] is None  # the caller's backend is left as it was

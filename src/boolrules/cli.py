@@ -196,7 +196,7 @@ def _backend(spec, config, seed: int, time_limit: float | None = None, option: s
             raise UsageError(f"--time-limit: backend {backend.name!r} takes no time limit; its options: "
                              f"{', '.join(backend.options())}")
         overrides["time_limit"] = time_limit
-    return backend.configured(overrides)
+    return backend.with_options(**overrides)
 
 
 @contextmanager

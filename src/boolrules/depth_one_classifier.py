@@ -105,6 +105,6 @@ class DepthOneClassifier(RuleEstimator):
         if self.result_.rule is None:
             raise RuntimeError(
                 f"backend {backend.name!r} returned no rule (status {self.result_.status}: {self.result_.message})"
-            )
+            ) from self.result_.error
         self.best_rule_ = self.result_.rule
         self.best_score_ = score_counts(self.metric, y, self.best_rule_.evaluate(X))

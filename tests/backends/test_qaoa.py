@@ -6,7 +6,7 @@ import pytest
 from qiskit.quantum_info import Statevector
 
 from boolrules.backends import get_backend
-from boolrules.backends.qaoa import QAOASampler, QaoaBackend
+from boolrules.backends.qaoa import QAOA_PRESET, QAOASampler
 from boolrules.formulations.to_qiskit import ising_operator, qaoa_circuit, quadratic_program
 from boolrules.formulations import depth_one
 
@@ -84,7 +84,8 @@ def test_sampler_falls_back_to_the_statevector_sampler(monkeypatch):
 
 def test_backend_solves_a_small_problem(problem):
     backend = get_backend("qaoa", seed=0)
-    assert isinstance(backend, QaoaBackend) and backend.eta is False
+    assert backend.preset is QAOA_PRESET and isinstance(backend.sampler, QAOASampler)
+    assert backend.options()["eta"] is False
     result = backend.solve(problem, maxiter=10)
     assert result.ok and result.backend == "qaoa" and result.status == "feasible"
     assert result.objective == pytest.approx(problem.objective(result.rule))

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from boolrules.backends import get_backend
-from boolrules.backends.samplers import ExactBackend, SimulatedAnnealingBackend
+from boolrules.backends.samplers import SIMULATED_ANNEALING
 from boolrules.formulations import depth_one
 
 FAST = {
@@ -43,7 +43,7 @@ def test_same_seed_same_result(or_problem, name):
 
 def test_neal_is_an_alias_of_sa(or_problem):
     neal, sa = get_backend("neal", seed=3, **FAST["sa"]), get_backend("sa", seed=3, **FAST["sa"])
-    assert type(neal) is type(sa) is SimulatedAnnealingBackend
+    assert neal.preset is sa.preset is SIMULATED_ANNEALING and neal.options() == sa.options()
     assert neal.solve(or_problem).rule == sa.solve(or_problem).rule
 
 
@@ -71,9 +71,9 @@ def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
     with pytest.raises(ValueError, match="max_variables=5"):
         get_backend("exact", max_variables=5).solve(tiny("Or", 0))
     with pytest.raises(ValueError, match="max_variables=5"):  # per call, as in the constructor
-        ExactBackend().solve(tiny("Or", 0), max_variables=5)
+        get_backend("exact").solve(tiny("Or", 0), max_variables=5)
     with pytest.raises(ValueError, match="max_variables must be >= 1"):
-        ExactBackend().solve(tiny("Or", 0), max_variables=0)
+        get_backend("exact").solve(tiny("Or", 0), max_variables=0)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +89,7 @@ def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
         ("steepest", {"slack": "maximal"}, ValueError, "slack must be one of"),
         ("steepest", {"num_read": 10}, ValueError, r"unknown option\(s\) \['num_read'\] .*num_reads"),
         ("exact", {"max_variables": 0}, ValueError, "max_variables must be >= 1"),
+        ("exact", {"max_variables": None}, TypeError, "max_variables must be an integer"),
         ("exact", {"eta": "yes"}, TypeError, "eta must be true or false"),
     ],
 )
@@ -98,5 +99,5 @@ def test_bad_options_are_named(name, options, error, match):
 
 
 def test_penalty_defaults():
-    assert get_backend("sa").penalty == get_backend("tabu").penalty == get_backend("steepest").penalty == "calibrated"
-    assert get_backend("exact").penalty == "sufficient"
+    penalty = {name: get_backend(name).options()["penalty"] for name in ("sa", "tabu", "steepest", "exact")}
+    assert penalty == {"sa": "calibrated", "tabu": "calibrated", "steepest": "calibrated", "exact": "sufficient"}

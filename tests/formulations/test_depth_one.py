@@ -111,10 +111,17 @@ def test_standard_form_reproduces_the_constraints():
     result = get_backend("highs").solve(problem)
     assert result.status == "optimal"
     form = problem.standard_form
-    x = np.array([pyo.value(pyo.ComponentUID(name).find_component_on(problem.model)) for name in form.var_names])
+    x = result.raw  # HiGHS's answer over the standard form's columns
     body = form.A @ x
     assert np.all(body >= form.lower - 1e-9) and np.all(body <= form.upper + 1e-9)
     assert form.c @ x + form.c0 == pytest.approx(result.solver_objective)
+    model = problem.model.clone()  # the same point satisfies the Pyomo model's own constraints
+    for name, value in zip(form.var_names, x):
+        pyo.ComponentUID(name).find_component_on(model).set_value(value)
+    for con in model.component_data_objects(pyo.Constraint):
+        assert (con.lower is None or pyo.value(con.body) >= pyo.value(con.lower) - 1e-9) and (
+            con.upper is None or pyo.value(con.body) <= pyo.value(con.upper) + 1e-9), con.name
+    assert pyo.value(model.objective) == pytest.approx(result.solver_objective)
 
 
 @pytest.mark.parametrize(

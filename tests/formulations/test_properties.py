@@ -20,10 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from boolrules.backends import get_backend
 from boolrules.formulations import depth_one
 from boolrules.formulations.reductions import capped_binary_bits, capped_binary_weights
 from boolrules.formulations.repair import feasible_point
-from boolrules.formulations.solve import solve_ilp
 from boolrules.rules import OPERATORS, Literal, One, Operator, Zero
 
 from .brute_force import predictions
@@ -359,14 +359,15 @@ def test_energy_of_the_ilp_optimum_is_the_optimum(operator, seed):
     y = rng.integers(0, 2, 8).astype(np.uint8)
     problem = depth_one(X, y, operator, max_num_literals=3, min_num_literals=1, lam=0.1,
                         sample_weight=rng.uniform(0.2, 2.0, 8), negated=bool(seed))
-    outcome = solve_ilp(problem, "highs", warm_start=False)
-    assert outcome.status == "optimal"
-    literals, k = selection_literals(outcome.values), outcome.values.get("k")
-    assert outcome.objective == pytest.approx(expected_objective(problem, literals, k), abs=1e-6)
-    x = feasible_point(problem, outcome.values)
+    result = get_backend("highs", warm_start=False).solve(problem)
+    assert result.status == "optimal"
+    values = problem.values_from_vector(result.raw)
+    literals, k = selection_literals(values), values.get("k")
+    assert result.solver_objective == pytest.approx(expected_objective(problem, literals, k), abs=1e-6)
+    x = feasible_point(problem, values)
     assert_feasible(problem, x)
     qubo = problem.to_qubo(eta=True)
-    assert qubo.energy(qubo.sample_from_vector(x)) == pytest.approx(outcome.objective, abs=1e-6)
+    assert qubo.energy(qubo.sample_from_vector(x)) == pytest.approx(result.solver_objective, abs=1e-6)
 
 
 def test_polish_never_worsens_a_rule_that_decodes_to_a_constant():

@@ -6,12 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boolrules import RuleClassifier
-from boolrules.backends import Backend, Result, get_backend
+from boolrules.backends import get_backend
 from boolrules.localsearch.moves import SearchSpace
 from boolrules.localsearch.oracle import NonLocalOracle, native_form
 from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, Literal, Or
 
+from ..fakes import Garbage, Raising, Returning, TimingOut
 from ..formulations.brute_force import best_objective
 from .test_moves import assert_valid
 
@@ -99,33 +100,10 @@ def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
     assert oracle.stats.calls == 6
 
 
-class Raising(Backend):
-    name = "raising"
-
-    def solve(self, problem, **options):
-        raise RuntimeError("solver crashed")
-
-
-class TimingOut(Backend):
-    name = "timing-out"
-
-    def solve(self, problem, **options):
-        return Result(None, None, "time_limit", 1.0, self.name, message="no incumbent")
-
-
-class Garbage(Backend):
-    name = "garbage"
-
-    def __init__(self, rule="not a rule"):
-        self.rule = rule
-
-    def solve(self, problem, **options):
-        return Result(self.rule, 0.0, "optimal", 0.0, self.name)
-
-
 @pytest.mark.parametrize(
     "backend, kind",
-    [(Raising(), "RuntimeError"), (TimingOut(), "time_limit"), (Garbage(), "invalid"), (Garbage(Literal(999)), "invalid")],
+    [(Raising(), "RuntimeError"), (TimingOut(), "time_limit"), (Garbage(), "invalid"), (Garbage(Literal(999)), "invalid"),
+     (get_backend(Returning(lambda bqm: 1 / 0)), "ZeroDivisionError")],  # an error result, counted by its exception
 )
 def test_failing_backends_never_stop_the_search(planted, backend, kind):
     X, y = planted

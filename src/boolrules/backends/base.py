@@ -1,21 +1,19 @@
-"""The backend interface: `solve(problem) -> Result`, and a registry of backends by name.
-
-A backend is one small class with a `name` and a `solve` method, registered with
-`register_backend` in its module, and named in `BACKEND_MODULES` so that `get_backend` can
-import it on demand; options are constructor keywords, overridable per call.
-"""
+"""The backend interface (`Backend`, `Result`) and the registry of backends by name (`get_backend`)."""
 
 from __future__ import annotations
 
+import copy
 import importlib
-import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from ..rules import Rule
 
 __all__ = [
-    "Result", "Backend", "register_backend", "get_backend", "backend_names", "option_names", "unseeded", "BACKENDS",
-    "BACKEND_MODULES",
+    "Result", "Backend", "register_backend", "registered", "get_backend", "backend_names", "unseeded",
+    "unknown_options", "BACKENDS", "BACKEND_MODULES", "CAPABILITIES",
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
@@ -28,8 +26,10 @@ class Result:
 
     `objective` is the true objective Σ w_i [error_i] + λ L of the decoded `rule`, re-evaluated on
     the problem's data; `bound` and `gap` are the solver's proof (None where it gives none);
-    `status` is one of optimal, feasible, time_limit, infeasible, error; `raw` is what the
-    solver returned (an `IlpOutcome`, a dimod `SampleSet`, ...).
+    `status` is one of optimal, feasible, time_limit, infeasible, error; `raw` is what the solver
+    returned: an ILP solver's incumbent over the standard form's columns, a sampler's dimod
+    `SampleSet`. A solve that failed
+    has status "error", a `message` naming the backend and the cause, and the exception in `error`.
     """
 
     rule: Rule | None
@@ -41,6 +41,7 @@ class Result:
     gap: float | None = None
     solver_objective: float | None = None
     message: str = ""
+    error: Exception | None = field(default=None, repr=False)
     raw: object = field(default=None, repr=False)
 
     @property
@@ -49,13 +50,66 @@ class Result:
         return self.rule is not None
 
 
-class Backend:
-    """Base class: subclasses set `name` and implement `solve(problem, **options) -> Result`."""
+class Backend(ABC):
+    """Solves depth-one problems: `solve(problem, **options) -> Result`.
+
+    The surface is narrow: a `name`; `capabilities`, what any caller may pass per call without
+    knowing the backend ("seed", "time_limit"); `solve`; `close` (also at the end of a `with`
+    block) to release what the backend holds open, such as a cloud client.
+
+    Options are given to the constructor and may be overridden per call (`solve(problem,
+    time_limit=5)`) or for a copy (`with_options(seed=3)`); both are checked by `check_options`
+    without rebuilding the backend. Errors follow one policy (README, "Errors, interruptions,
+    files"): bad options, a problem the backend cannot take, and missing credentials raise
+    ValueError/TypeError (or MissingCredentialsError) before any work; whatever fails while
+    solving returns a Result with status "error", a message naming the backend and the cause,
+    and the exception in `Result.error`. KeyboardInterrupt is never caught.
+
+    To write a backend, in one small module (`ilp.py` and `dwave.LeapCqmBackend` are examples):
+
+    1. subclass `Backend`; set `name` and `capabilities`;
+    2. override `check_options` to check your options' names and values (raise ValueError or
+       TypeError naming the option), and keep the defaults with the checked constructor
+       options in `self._options`;
+    3. implement `solve`: `check_problem(problem)`, `options = self.call_options(options)`, solve,
+       decode, and return a `Result` (an error `Result` for whatever fails while solving);
+    4. `register_backend(name, make, check)` where `make(name, **options)` builds it and
+       `check(name, options)` checks options without building it (no client, no credentials);
+    5. add `name: module` to `BACKEND_MODULES`.
+
+    A QUBO backend needs none of this: any dimod sampler already is one (`SamplerBackend`), and a
+    named one is a `Preset` registered in one line (`samplers.py`).
+    """
 
     name: str = ""
+    capabilities: frozenset[str] = frozenset()
+    _options = MappingProxyType({})
 
+    @abstractmethod
     def solve(self, problem, **options) -> Result:
-        raise NotImplementedError
+        """The best rule this backend finds for `problem`, with per-call `options`."""
+
+    def check_options(self, options: dict) -> dict:
+        """`options` checked (known names, valid values) and as the backend uses them; an error
+        names the option. This base takes none."""
+        if options:
+            raise unknown_options(self.name, options, ())
+        return {}
+
+    def options(self) -> dict:
+        """The options `solve` uses unless a call overrides them."""
+        return dict(self._options)
+
+    def call_options(self, options: dict) -> dict:
+        """This backend's options with the per-call `options` (checked) over them."""
+        return {**self._options, **self.check_options(options)} if options else dict(self._options)
+
+    def with_options(self, **options) -> Backend:
+        """A copy solving with `options` (checked) by default; it shares what this backend holds
+        open (a cloud client), so closing either closes it for both."""
+        backend = copy.copy(self)
+        backend._options = self.call_options(options)
+        return backend
 
     def close(self) -> None:
         """Release what the backend holds open (a cloud client); a later `solve` opens it again."""
@@ -66,41 +120,21 @@ class Backend:
     def __exit__(self, *exc_info) -> None:
         self.close()
 
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """What callers may pass per call without knowing the backend: "seed", "time_limit"."""
-        return frozenset(CAPABILITIES).intersection(option_names(type(self)))
-
-    def options(self) -> dict:
-        """The backend's options by name."""
-        return {k: getattr(self, k) for k in option_names(type(self))}
-
-    def configured(self, overrides: dict) -> Backend:
-        """This backend, or a copy with per-call `overrides` checked like constructor options."""
-        if not overrides:
-            return self
-        known = option_names(type(self))
-        unknown = set(overrides) - set(known)
-        if unknown:
-            raise ValueError(
-                f"unknown option(s) {sorted(unknown)} for backend {self.name!r}; options: {', '.join(known)}"
-            )
-        return type(self)(**{**self.options(), **overrides})
-
     def __repr__(self) -> str:
-        options = ", ".join(f"{k}={v!r}" for k, v in self.options().items())
-        return f"{type(self).__name__}({options})"
+        options = "".join(f", {k}={v!r}" for k, v in self._options.items())
+        return f"{type(self).__name__}({self.name!r}{options})"
 
 
-def option_names(cls) -> list[str]:
-    """The option names a backend class takes (its constructor keywords)."""
-    return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+def unknown_options(backend: str, given, known) -> ValueError:
+    """The error for option names a backend does not take, listing those it takes."""
+    unknown = sorted(set(given) - set(known))
+    return ValueError(f"unknown option(s) {unknown} for backend {backend!r}; options: {', '.join(known) or 'none'}")
 
 
 def unseeded(backend: Backend) -> bool:
     """True for a backend that takes a `seed` and was given none: its callers seed each solve from
     their own `random_state`, so that every random choice flows from it."""
-    return "seed" in backend.capabilities and getattr(backend, "seed", None) is None
+    return "seed" in backend.capabilities and backend.options().get("seed") is None
 
 
 # Backend name -> module of boolrules.backends that registers it. Modules are imported on first
@@ -111,12 +145,15 @@ BACKEND_MODULES = {
     **dict.fromkeys(("dwave-qpu", "leap-hybrid", "leap-cqm"), "dwave"),
     "qaoa": "qaoa",
 }
-BACKENDS: dict[str, tuple[type[Backend], dict]] = {}
+# Name -> (make, check): `make(name, **options)` builds the backend, `check(name, options)` checks
+# the options as `make` would, without building anything (no cloud client, no credentials).
+BACKENDS: dict[str, tuple[Callable[..., Backend], Callable[[str, dict], None]]] = {}
 
 
-def register_backend(name: str, cls: type[Backend], **fixed) -> None:
-    """Make `get_backend(name)` build `cls(**fixed, **options)`."""
-    BACKENDS[name] = (cls, fixed)
+def register_backend(name: str, make: Callable[..., Backend], check: Callable[[str, dict], None]) -> None:
+    """Make `get_backend(name, **options)` return `make(name, **options)`, and let a config naming
+    `name` be checked by `check(name, options)`."""
+    BACKENDS[name] = (make, check)
 
 
 def backend_names() -> list[str]:
@@ -124,19 +161,28 @@ def backend_names() -> list[str]:
     return sorted(set(BACKEND_MODULES) | set(BACKENDS))
 
 
-def get_backend(name, **options) -> Backend:
-    """The backend registered as `name`, built with `options`; a `Backend` instance is returned as is."""
-    if isinstance(name, Backend):
-        if options:
-            raise ValueError("options cannot be given with a backend instance; set them on the instance")
-        return name
+def registered(name: str) -> tuple[Callable[..., Backend], Callable[[str, dict], None]]:
+    """(make, check) of backend `name`, its module imported on first use."""
     if not isinstance(name, str) or name not in backend_names():
         raise ValueError(f"unknown backend {name!r}; available: {', '.join(backend_names())}")
     if name not in BACKENDS:
         importlib.import_module(f"{__package__}.{BACKEND_MODULES[name]}")
-    cls, fixed = BACKENDS[name]
-    known = [o for o in option_names(cls) if o not in fixed]
-    unknown = set(options) - set(known)
-    if unknown:
-        raise ValueError(f"unknown option(s) {sorted(unknown)} for backend {name!r}; options: {', '.join(known)}")
-    return cls(**fixed, **options)
+    return BACKENDS[name]
+
+
+def get_backend(name, **options) -> Backend:
+    """The backend registered as `name`, built with `options`; a `Backend` is returned as is, and
+    any dimod `Sampler` becomes a `SamplerBackend` taking `options` (its sample parameters and
+    eta, penalty, slack)."""
+    if isinstance(name, Backend):
+        if options:
+            raise ValueError("options cannot be given with a backend instance; use backend.with_options(...)")
+        return name
+    import dimod
+
+    if isinstance(name, dimod.Sampler):
+        from .sampler import SamplerBackend
+
+        return SamplerBackend(name, **options)
+    make, _ = registered(name)
+    return make(name, **options)

@@ -1,4 +1,7 @@
-"""Backends from TOML files: `[backend]` names a backend and sets its options, `[qubo]` its QUBO compilation.
+"""Backends from TOML files: a named backend, or any importable dimod sampler.
+
+A named backend: `[backend]` holds its `name` and options, `[qubo]` how a QUBO backend compiles
+the problem (`DepthOneProblem.to_qubo`; defaults per backend, e.g. sa: no η, calibrated):
 
     [backend]
     name = "sa"
@@ -11,108 +14,148 @@
     soft = 0.2
     hard = 1.0
 
-Every mistake (unknown table, backend, option or key, wrong type, invalid TOML) is a ValueError
-naming the file, the key and what exists; a missing file is a FileNotFoundError.
+Any dimod sampler: `[backend] sampler` names its class as "package.module:ClassName"; the other
+keys of `[backend]` are the keyword arguments of its `sample` method (checked against the
+sampler's `parameters`), the optional `[sampler]` table those of its constructor, and `[qubo]`
+is as above (default: with η, the sufficient penalties, so an exact sampler finds the optimum):
+
+    [backend]
+    sampler = "dwave.samplers:SimulatedAnnealingSampler"
+    num_reads = 50      # SimulatedAnnealingSampler().sample(bqm, num_reads=50, seed=0)
+    seed = 0
+
+    [sampler]           # keyword arguments of SimulatedAnnealingSampler(...), if it took any
+
+Every mistake (unknown table, backend, option or key, a sampler that cannot be imported or is not
+a dimod Sampler, a bad value, invalid TOML) is a ValueError naming the file, the key and what
+exists; a missing file is a FileNotFoundError.
 """
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import os
 import tomllib
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
-from ..formulations.qubo import SLACK_MODES
-from ..formulations.qubo_problem import PENALTY_MODES
-from .base import BACKEND_MODULES, BACKENDS, Backend, backend_names, get_backend
+import dimod
+
+from .base import Backend, backend_names, get_backend, registered
+from .sampler import (
+    COMPILE_DEFAULTS,
+    Preset,
+    SamplerBackend,
+    check_compile_option,
+    check_sampler_options,
+    sampler_class,
+)
 
 __all__ = ["load_backend", "backend_from_spec", "check_backend_spec", "opened_backend"]
 
-TABLES = ("backend", "qubo")
-QUBO_KEYS = ("eta", "penalty", "slack")
-# What an option's default says about the values it takes (None defaults are checked by the backend).
-_KINDS = {bool: ((bool,), "true or false"), int: ((int,), "an integer"), float: ((int, float), "a number"),
-          str: ((str,), "a string")}
+TABLES = ("backend", "qubo", "sampler")
+QUBO_KEYS = tuple(COMPILE_DEFAULTS)
+
+
+class _Config(NamedTuple):
+    """A parsed backend file: a backend `name` or a `sampler` class spec, and its options."""
+
+    path: Path
+    name: str | None
+    sampler: str | None
+    options: dict
+    init: dict  # the [sampler] table
+
+    @property
+    def label(self) -> str:
+        return repr(self.name) if self.name is not None else f"sampler = {self.sampler!r}"
 
 
 def load_backend(path) -> Backend:
     """The backend a TOML file describes (see the module docstring)."""
-    path, name, options = _parse(path)
+    config = _parse(path)
     try:
-        return get_backend(name, **options)
+        if config.name is not None:
+            return get_backend(config.name, **config.options)
+        cls = sampler_class(config.sampler)
+        _check_init(cls, config.init)
+        return SamplerBackend(partial(cls, **config.init), name=cls.__name__, **config.options)
     except (ValueError, TypeError) as err:
-        raise ValueError(f"{path}: [backend] {name!r}: {err}") from err
+        raise ValueError(f"{config.path}: [backend] {config.label}: {err}") from err
 
 
-def _parse(path) -> tuple[Path, str, dict]:
-    """(path, backend name, options) of a TOML file, its tables, names, keys and types checked."""
+def _check(config: _Config) -> None:
+    """Raise as `load_backend` would, building nothing: no sampler, no cloud client, no credentials."""
+    try:
+        if config.name is not None:
+            _, check = registered(config.name)
+            check(config.name, dict(config.options))
+            return
+        _check_init(sampler_class(config.sampler), config.init)
+        sample_options = [k for k in config.options if k not in COMPILE_DEFAULTS]  # names are the sampler's to check
+        check_sampler_options(config.sampler, config.options, sample_options)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{config.path}: [backend] {config.label}: {err}") from err
+
+
+def _check_init(cls: type, init: dict) -> None:
+    """The [sampler] table binds to the constructor of `cls`."""
+    try:
+        inspect.signature(cls).bind(**init)
+    except TypeError as err:
+        raise ValueError(f"[sampler] does not fit {cls.__name__}{inspect.signature(cls)}: {err}") from err
+
+
+def _parse(path) -> _Config:
+    """A TOML file's backend, its tables, names and keys checked (values are the backend's to check)."""
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or os.PathLike naming a .toml file, got {type(path).__name__}")
     path = Path(path)
     config = _read(path)
     unknown = sorted(set(config) - set(TABLES))
     if unknown:
-        raise ValueError(f"{path}: unknown table(s) {unknown}; a backend file has [backend] and optionally [qubo]")
+        raise ValueError(f"{path}: unknown table(s) {unknown}; a backend file has [backend], and optionally "
+                         f"[qubo] and [sampler]")
+    needs = (f"name = one of {', '.join(backend_names())}, or sampler = 'package.module:ClassName' "
+             f"(a dimod Sampler class)")
     if not isinstance(config.get("backend"), dict):
-        raise ValueError(f"{path}: no [backend] table; it needs at least name = one of {', '.join(backend_names())}")
+        raise ValueError(f"{path}: no [backend] table; it needs {needs}")
     options = dict(config["backend"])
-    name = options.pop("name", None)
-    if name not in backend_names():
-        raise ValueError(f"{path}: [backend] name = {name!r} is not a backend; available: {', '.join(backend_names())}")
-    defaults = _defaults(name)
-    unknown = sorted(set(options) - set(defaults))
-    if unknown:
-        raise ValueError(f"{path}: unknown option(s) {unknown} in [backend] for {name!r}; options: "
-                         f"{', '.join(defaults) or 'none'}")
+    name, sampler = options.pop("name", None), options.pop("sampler", None)
+    if name is not None and sampler is not None:
+        raise ValueError(f"{path}: [backend] has both name and sampler; give one")
+    if sampler is None and name not in backend_names():
+        raise ValueError(f"{path}: [backend] name = {name!r} is not a backend; it needs {needs}")
+    init = config.get("sampler", {})
+    if "sampler" in config and (sampler is None or not isinstance(init, dict)):
+        raise ValueError(f"{path}: [sampler] holds the constructor's keyword arguments of the class that "
+                         f"[backend] sampler = 'package.module:ClassName' names")
     if "qubo" in config:
-        options.update(_qubo_options(path, name, config["qubo"], defaults, options))
-    for key, value in options.items():
-        _check_type(path, "qubo" if key in config.get("qubo", {}) else "backend", key, value, defaults[key])
-    return path, name, options
+        options.update(_qubo_options(path, name, config["qubo"], options))
+    return _Config(path, name, sampler, options, init)
 
 
-@contextmanager
-def opened_backend(spec, name: str = "backend"):
-    """`backend_from_spec(spec, name)` for a `with` block, closed at its end when it was built here
-    from a name or config (a `Backend` the caller passed stays open: it is the caller's)."""
-    backend = backend_from_spec(spec, name)
-    try:
-        yield backend
-    finally:
-        if backend is not spec:
-            backend.close()
-
-
-def check_backend_spec(spec, name: str = "backend") -> None:
-    """Raise as `backend_from_spec` would, without building the backend (no cloud client, no
-    credentials): a known name, a `Backend`, or a .toml file whose tables, keys and types hold."""
-    if isinstance(spec, Backend) or (isinstance(spec, str) and spec in backend_names()):
-        return
-    if isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml":
+def _qubo_options(path: Path, name: str | None, qubo, options: dict) -> dict:
+    """The [qubo] table's keys and values checked, for a backend that compiles a QUBO."""
+    if name is not None and not isinstance(registered(name)[0], Preset):
+        raise ValueError(f"{path}: [qubo] applies to QUBO backends, and {name!r} compiles no QUBO")
+    if not isinstance(qubo, dict):
+        raise ValueError(f"{path}: qubo must be a table ([qubo]) with keys {', '.join(QUBO_KEYS)}")
+    unknown = sorted(set(qubo) - set(QUBO_KEYS))
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {unknown} in [qubo]; keys: {', '.join(QUBO_KEYS)}")
+    twice = sorted(set(qubo) & set(options))
+    if twice:
+        raise ValueError(f"{path}: {twice} set in both [backend] and [qubo]; set each once")
+    for key, value in qubo.items():
         try:
-            _parse(spec)
-        except (OSError, ValueError, TypeError) as err:
-            raise type(err)(f"{name}: {err}") from err
-        return
-    backend_from_spec(spec, name)  # raises the error that names `name`
-
-
-def backend_from_spec(spec, name: str = "backend") -> Backend:
-    """A backend from a name (`get_backend`), a `Backend` (returned as is) or the path of a .toml file;
-    errors name the argument `name` that held `spec`."""
-    if isinstance(spec, Backend):
-        return spec
-    if isinstance(spec, str) and spec in backend_names():
-        return get_backend(spec)
-    if isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml":
-        try:
-            return load_backend(spec)
-        except (OSError, ValueError, TypeError) as err:  # a missing or malformed config file
-            raise type(err)(f"{name}: {err}") from err
-    raise ValueError(f"{name} must be a name ({', '.join(backend_names())}), a Backend or a path to a .toml "
-                     f"file, got {spec!r}")
+            check_compile_option(key, value)
+        except (ValueError, TypeError) as err:
+            table = "[qubo.penalty]" if isinstance(value, dict) else f"[qubo] {key} = {value!r}:"
+            raise ValueError(f"{path}: {table} {err}") from err
+    return qubo
 
 
 def _read(path: Path) -> dict:
@@ -125,45 +168,48 @@ def _read(path: Path) -> dict:
         raise ValueError(f"{path}: invalid TOML: {err}") from err
 
 
-def _defaults(name: str) -> dict:
-    """The options backend `name` takes, with their defaults (the constructor's keywords)."""
-    if name not in BACKENDS:
-        importlib.import_module(f"{__package__}.{BACKEND_MODULES[name]}")
-    cls, fixed = BACKENDS[name]
-    parameters = inspect.signature(cls.__init__).parameters
-    return {k: p.default for k, p in parameters.items() if k != "self" and k not in fixed}
+def _is_config(spec) -> bool:
+    return isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml"
 
 
-def _qubo_options(path: Path, name: str, qubo, defaults: dict, options: dict) -> dict:
-    """The [qubo] table's eta/penalty/slack, checked, for a backend that compiles a QUBO."""
-    if not set(QUBO_KEYS) <= set(defaults):
-        raise ValueError(f"{path}: [qubo] applies to QUBO backends, and {name!r} compiles no QUBO; "
-                         f"its options: {', '.join(defaults) or 'none'}")
-    if not isinstance(qubo, dict):
-        raise ValueError(f"{path}: qubo must be a table ([qubo]) with keys {', '.join(QUBO_KEYS)}")
-    unknown = sorted(set(qubo) - set(QUBO_KEYS))
-    if unknown:
-        raise ValueError(f"{path}: unknown key(s) {unknown} in [qubo]; keys: {', '.join(QUBO_KEYS)}")
-    twice = sorted(set(qubo) & set(options))
-    if twice:
-        raise ValueError(f"{path}: {twice} set in both [backend] and [qubo]; set each once")
-    penalty = qubo.get("penalty")
-    if isinstance(penalty, dict):
-        if set(penalty) != {"soft", "hard"} or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in penalty.values()
-        ):
-            raise ValueError(f"{path}: [qubo.penalty] needs exactly soft and hard, numbers > 0; got {penalty}")
-    elif "penalty" in qubo and penalty not in PENALTY_MODES:
-        raise ValueError(f"{path}: [qubo] penalty = {penalty!r}; use one of {', '.join(PENALTY_MODES)} "
-                         f"or a [qubo.penalty] table with soft and hard")
-    if "slack" in qubo and qubo["slack"] not in SLACK_MODES:
-        raise ValueError(f"{path}: [qubo] slack = {qubo['slack']!r}; use one of {', '.join(SLACK_MODES)}")
-    return qubo
+@contextmanager
+def opened_backend(spec, name: str = "backend"):
+    """`backend_from_spec(spec, name)` for a `with` block, closed at its end when it was built here
+    from a name, a config or a sampler (a `Backend` the caller passed stays open: it is the caller's)."""
+    backend = backend_from_spec(spec, name)
+    try:
+        yield backend
+    finally:
+        if backend is not spec:
+            backend.close()
 
 
-def _check_type(path: Path, table: str, key: str, value, default) -> None:
-    if key == "penalty" and isinstance(value, dict):
+def check_backend_spec(spec, name: str = "backend") -> None:
+    """Raise as `backend_from_spec` would, without building the backend (no cloud client, no
+    credentials): a known name, a `Backend`, a dimod `Sampler`, or a .toml file that holds."""
+    if isinstance(spec, (Backend, dimod.Sampler)) or (isinstance(spec, str) and spec in backend_names()):
         return
-    kinds, expected = _KINDS.get(type(default), ((object,), ""))
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise ValueError(f"{path}: [{table}] {key} = {value!r} must be {expected} (default {default!r})")
+    if _is_config(spec):
+        try:
+            _check(_parse(spec))
+        except (OSError, ValueError, TypeError) as err:
+            raise type(err)(f"{name}: {err}") from err
+        return
+    backend_from_spec(spec, name)  # raises the error that names `name`
+
+
+def backend_from_spec(spec, name: str = "backend") -> Backend:
+    """A backend from a name (`get_backend`), a `Backend` (returned as is), a dimod `Sampler` (a
+    `SamplerBackend` with its defaults) or the path of a .toml file; errors name the argument `name`
+    that held `spec`."""
+    if isinstance(spec, Backend):
+        return spec
+    if isinstance(spec, dimod.Sampler) or (isinstance(spec, str) and spec in backend_names()):
+        return get_backend(spec)
+    if _is_config(spec):
+        try:
+            return load_backend(spec)
+        except (OSError, ValueError, TypeError) as err:  # a missing or malformed config file
+            raise type(err)(f"{name}: {err}") from err
+    raise ValueError(f"{name} must be a name ({', '.join(backend_names())}), a Backend, a dimod Sampler or a path "
+                     f"to a .toml file, got {spec!r}")

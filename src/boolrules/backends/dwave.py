@@ -1,9 +1,10 @@
-"""D-Wave cloud backends: a QPU through minor embedding, the Leap hybrid BQM solver, and the Leap
-hybrid CQM solver on the depth-one problem's linear standard form.
+"""D-Wave cloud backends: a QPU through minor embedding and the Leap hybrid BQM solver (presets
+over `SamplerBackend`), and the Leap hybrid CQM solver on the depth-one problem's linear standard form.
 
-Credentials are Ocean's (a dwave config file or `DWAVE_API_TOKEN`); they are checked before any
-cloud client is built, so a missing token fails at once instead of on the network. Each backend
-takes a `sampler=` to use in place of the cloud one (tests, or a sampler configured by hand).
+Credentials are Ocean's (a dwave config file or `DWAVE_API_TOKEN`); they are checked when the
+backend is built, before any cloud client is, so a missing token fails at once instead of on the
+network; the client is built at the first solve and closed by `close()`. Each backend takes a
+`sampler=` to use in place of the cloud one (tests, or a sampler configured by hand).
 """
 
 from __future__ import annotations
@@ -11,17 +12,8 @@ from __future__ import annotations
 import time
 from functools import partial
 
-import dimod
 import minorminer
 from dwave.cloud.config import load_config
-from dwave.cloud.exceptions import (
-    CanceledFutureError,
-    PollingTimeout,
-    ProblemUploadError,
-    RequestTimeout,
-    SAPIError,
-    Timeout,
-)
 from dwave.system import (
     DWaveSampler,
     EmbeddingComposite,
@@ -32,18 +24,10 @@ from dwave.system import (
 from ..formulations.export import to_cqm
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
-from ..validation import check_integer, check_number
-from .base import Backend, Result, register_backend
-from .qubo import QuboBackend
+from .base import Backend, Result, register_backend, unknown_options
+from .sampler import HEURISTIC, PARAMETER_CHECKS, Preset
 
-__all__ = [
-    "CloudError",
-    "DWaveQpuBackend",
-    "LeapCqmBackend",
-    "LeapHybridBackend",
-    "MissingCredentialsError",
-    "require_token",
-]
+__all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "require_token"]
 
 SHRINK = ("shrink the problem (fewer samples, fewer features, a smaller max_num_literals, eta=False) "
           "or use the leap-hybrid backend")
@@ -51,14 +35,6 @@ SHRINK = ("shrink the problem (fewer samples, fewer features, a smaller max_num_
 
 class MissingCredentialsError(RuntimeError):
     """No D-Wave API token is configured, so no cloud solver can be reached."""
-
-
-class CloudError(RuntimeError):
-    """A D-Wave cloud request failed: a time-out, a solver's refusal, a network error (chained)."""
-
-
-CLOUD_FAILURES = (SAPIError, PollingTimeout, ProblemUploadError, CanceledFutureError)
-CLOUD_TIMEOUTS = (PollingTimeout, RequestTimeout, Timeout)
 
 
 def require_token() -> None:
@@ -70,84 +46,27 @@ def require_token() -> None:
         )
 
 
-class _Cloud:
-    """What the cloud backends share: an optional injected `sampler`, else a token check first."""
+def _cloud(make):
+    """`make`, a token being configured, to be called when the client is first needed (with a
+    token still configured then)."""
+    require_token()
 
-    sampler: object
-    fixed_options = ("sampler",)
-    _client: dict  # {"sampler": the cloud client}, once built; shared with per-call copies
-
-    def configured(self, overrides: dict):
-        """A per-call copy that keeps this backend's cloud client; the sampler itself is fixed."""
-        fixed = sorted(set(overrides) & set(self.fixed_options))
-        if fixed:
-            raise ValueError(f"{', '.join(fixed)} cannot be changed per call; build the backend with "
-                             f"get_backend({self.name!r}, ...)")
-        backend = super().configured(overrides)
-        backend._client = self._client
-        return backend
-
-    def solve(self, problem, **options) -> Result:
-        """`_solve`, with the cloud's failures raised as a CloudError that names this backend."""
-        try:
-            return self._solve(problem, **options)
-        except CLOUD_FAILURES as exc:
-            what = "no answer in time" if isinstance(exc, CLOUD_TIMEOUTS) else "the request failed"
-            detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            raise CloudError(f"backend {self.name!r}: {what} from the D-Wave cloud ({detail})") from exc
-
-    def _cloud_sampler(self, make):
-        """The injected sampler, or `make()` once a token is known to be configured; built once and
-        reused, so repeated solves (the non-local oracle) share one cloud client."""
-        if self.sampler is not None:
-            return self.sampler
-        if "sampler" not in self._client:
-            require_token()
-            self._client["sampler"] = make()
-        return self._client["sampler"]
-
-    def close(self) -> None:
-        """Close the cloud client this backend built (an injected `sampler` is the caller's to close)."""
-        client = self._client.pop("sampler", None)
-        if client is not None:
-            client.close()
-
-    def _set_sampler(self, sampler) -> None:
-        """Keep an injected `sampler`; without one, the cloud is the sampler and a token is required."""
-        self.sampler = sampler
-        self._client = {}
-        if sampler is None:
-            require_token()
+    def build():
+        require_token()
+        return make()
+    return build
 
 
-class _CloudQubo(_Cloud, QuboBackend):
-    """A cloud sampler behind the shared QUBO path (compile, sample, decode)."""
-
-    _solve = QuboBackend.solve
-
-
-def _time_limit(time_limit) -> float | None:
-    return None if time_limit is None else check_number(time_limit, "time_limit", 0)
-
-
-def _check_minimum_time(backend, sampler, model) -> None:
-    """A Leap solver refuses a time limit below its minimum for the model's size: say so first."""
-    if backend.time_limit is None or not hasattr(sampler, "min_time_limit"):
-        return
-    minimum = sampler.min_time_limit(model)
-    if backend.time_limit < minimum:
-        raise ValueError(f"time_limit={backend.time_limit} s is below {backend.name}'s minimum of {minimum} s for "
-                         f"this problem ({len(model.variables)} variables); give time_limit >= {minimum}")
+def _qpu_name(qpu) -> str:
+    return qpu.properties.get("chip_id", type(qpu).__name__)
 
 
 def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
     """minorminer's embedding of `source` into the QPU graph `target`, or a ValueError saying the
-    QUBO is too large: at once when it has more variables than the QPU has qubits."""
-    variables = len({v for edge in source for v in edge})
-    if variables > qubits:
-        raise ValueError(f"the QUBO has {variables} variables but the QPU {qpu} has only {qubits} qubits; {SHRINK}")
+    QUBO is too large or too dense for it."""
     embedding = minorminer.find_embedding(source, target, **params)
     if source and not embedding:
+        variables = len({v for edge in source for v in edge})
         raise ValueError(
             f"minorminer found no embedding of the QUBO's {variables} variables into the QPU {qpu} ({qubits} qubits; "
             f"search limited to {params.get('timeout')} s): the QUBO is too large or too dense for this QPU; {SHRINK}"
@@ -155,65 +74,66 @@ def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
     return embedding
 
 
-class DWaveQpuBackend(_CloudQubo):
-    """A D-Wave QPU (`DWaveSampler`, minor-embedded by `EmbeddingComposite`).
-
-    `solver` is a solver name or feature filter (default: Ocean's configured QPU), `sampler` a
-    structured dimod sampler used instead (e.g. `MockDWaveSampler`); `chain_strength` and
-    `annealing_time` (µs) default to Ocean's; `embedding_timeout` (s) bounds minorminer's search.
-    """
-
-    name = "dwave-qpu"
-    fixed_options = ("sampler", "solver")
-
-    def __init__(self, num_reads=100, chain_strength=None, annealing_time=None, solver=None,
-                 embedding_timeout=60, sampler=None, eta=False, penalty="calibrated", slack="minimal"):
-        self.num_reads = check_integer(num_reads, "num_reads", 1)
-        self.chain_strength = None if chain_strength is None else check_number(chain_strength, "chain_strength", 0)
-        self.annealing_time = None if annealing_time is None else check_number(annealing_time, "annealing_time", 0)
-        if not (solver is None or isinstance(solver, (str, dict))):
-            raise TypeError(f"solver must be a solver name or a dict of solver features, got {solver!r}")
-        if solver is not None and sampler is not None:
-            raise ValueError("give solver or sampler, not both: solver selects the cloud QPU that sampler replaces")
-        self.solver = solver
-        self.embedding_timeout = check_number(embedding_timeout, "embedding_timeout", 0)
-        self._set_compile_options(eta, penalty, slack)
-        self._set_sampler(sampler)
-
-    def make_sampler(self) -> dimod.Sampler:
-        qpu = self._cloud_sampler(partial(DWaveSampler, solver=self.solver))
-        qubits = len(qpu.properties["qubits"])
-        return EmbeddingComposite(qpu, find_embedding=partial(
-            _embed, qubits=qubits, qpu=qpu.properties.get("chip_id", type(qpu).__name__)))
-
-    def sample_params(self, options: dict) -> dict:
-        params = {"num_reads": options["num_reads"], "embedding_parameters": {"timeout": options["embedding_timeout"]}}
-        params.update({k: options[k] for k in ("chain_strength", "annealing_time") if options[k] is not None})
-        return params
+def _embedded(qpu) -> EmbeddingComposite:
+    """`qpu` behind minor embedding whose failure says what to do."""
+    return EmbeddingComposite(qpu, find_embedding=partial(
+        _embed, qubits=len(qpu.properties["qubits"]), qpu=_qpu_name(qpu)))
 
 
-class LeapHybridBackend(_CloudQubo):
-    """Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's
-    minimum for the QUBO's size, and one below that minimum is refused before anything is sent."""
-
-    name = "leap-hybrid"
-
-    def __init__(self, time_limit=None, sampler=None, eta=False, penalty="calibrated", slack="minimal"):
-        self.time_limit = _time_limit(time_limit)
-        self._set_compile_options(eta, penalty, slack)
-        self._set_sampler(sampler)
-
-    def make_sampler(self) -> dimod.Sampler:
-        return self._cloud_sampler(LeapHybridSampler)
-
-    def check_size(self, qubo) -> None:
-        _check_minimum_time(self, self.make_sampler(), qubo.bqm)
-
-    def sample_params(self, options: dict) -> dict:
-        return {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}
+def _qpu(solver=None, sampler=None):
+    """The embedded `sampler`, or (a token being configured) a function building the cloud QPU
+    `solver` (a name or feature filter; default: Ocean's configured QPU) behind minor embedding."""
+    if not (solver is None or isinstance(solver, (str, dict))):
+        raise TypeError(f"solver must be a solver name or a dict of solver features, got {solver!r}")
+    if solver is not None and sampler is not None:
+        raise ValueError("give solver or sampler, not both: solver selects the cloud QPU that sampler replaces")
+    if sampler is not None:
+        return _embedded(sampler)
+    return _cloud(lambda: _embedded(DWaveSampler(solver=solver)))
 
 
-class LeapCqmBackend(_Cloud, Backend):
+def _fits_the_qpu(name, qubo, sampler, options) -> None:
+    """More QUBO variables than the QPU has qubits can never be embedded: say so before trying."""
+    qpu = sampler.child
+    qubits = len(qpu.properties["qubits"])
+    if qubo.num_variables > qubits:
+        raise ValueError(f"the QUBO has {qubo.num_variables} variables but the QPU {_qpu_name(qpu)} has only {qubits} "
+                         f"qubits; {SHRINK}")
+
+
+def _hybrid(sampler=None):
+    """`sampler`, or (a token being configured) Leap's hybrid BQM solver, built when first needed."""
+    if sampler is not None:
+        return sampler
+    return _cloud(lambda: LeapHybridSampler())
+
+
+def _at_least_the_minimum_time(name, model, sampler, time_limit) -> None:
+    """A Leap solver refuses a time limit below its minimum for the model's size: say so first."""
+    if time_limit is None or not hasattr(sampler, "min_time_limit"):
+        return
+    minimum = sampler.min_time_limit(model)
+    if time_limit < minimum:
+        raise ValueError(f"time_limit={time_limit} s is below {name}'s minimum of {minimum} s for this problem "
+                         f"({len(model.variables)} variables); give time_limit >= {minimum}")
+
+
+# A D-Wave QPU (`DWaveSampler`, minor-embedded by `EmbeddingComposite`): `chain_strength` and
+# `annealing_time` (µs) default to Ocean's; `embedding_parameters` go to minorminer, whose search
+# is limited to 60 s.
+DWAVE_QPU = Preset(_qpu, {"num_reads": 100, "chain_strength": None, "annealing_time": None,
+                          "embedding_parameters": {"timeout": 60}, **HEURISTIC},
+                   guard=_fits_the_qpu,
+                   parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"))
+# Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's minimum
+# for the QUBO's size, and one below that minimum is refused before anything is sent.
+LEAP_HYBRID = Preset(_hybrid, {"time_limit": None, **HEURISTIC},
+                     guard=lambda name, qubo, sampler, options: _at_least_the_minimum_time(
+                         name, qubo.bqm, sampler, options["time_limit"]),
+                     parameters=("time_limit",))
+
+
+class LeapCqmBackend(Backend):
     """Leap's hybrid CQM solver (`LeapHybridCQMSampler`) on the problem's ILP as a CQM.
 
     The lowest-energy feasible sample is decoded as is (status "feasible"); with none feasible, the
@@ -221,43 +141,83 @@ class LeapCqmBackend(_Cloud, Backend):
     `time_limit` (s) defaults to the solver's minimum, and one below it is refused before sending.
     """
 
-    name = "leap-cqm"
+    capabilities = frozenset({"time_limit"})
 
-    def __init__(self, time_limit=None, sampler=None):
-        self.time_limit = _time_limit(time_limit)
-        self._set_sampler(sampler)
+    def __init__(self, name="leap-cqm", *, sampler=None, **options):
+        self.name = name
+        self._options = {"time_limit": None, **self.check_options(options)}
+        self._given = sampler
+        self._held = {}  # {"sampler": the cloud client}, once built; shared with `with_options` copies
+        if sampler is None:
+            require_token()
 
-    def _solve(self, problem, **options) -> Result:
+    def check_options(self, options: dict) -> dict:
+        return check_cqm_options(self.name, options)
+
+    @property
+    def sampler(self):
+        """The given sampler, or the cloud one, built when first needed (a token still configured)."""
+        if self._given is not None:
+            return self._given
+        if "sampler" not in self._held:
+            require_token()
+            self._held["sampler"] = LeapHybridCQMSampler()
+        return self._held["sampler"]
+
+    def close(self) -> None:
+        """Close the cloud client this backend built (a given `sampler` is its owner's to close)."""
+        client = self._held.pop("sampler", None)
+        if client is not None:
+            client.close()
+
+    def solve(self, problem, **options) -> Result:
         check_problem(problem)
-        backend = self.configured(options)
-        opts = backend.options()
+        options = self.call_options(options)
         start = time.perf_counter()
-        sampler = backend._cloud_sampler(LeapHybridCQMSampler)
-        params = {} if opts["time_limit"] is None else {"time_limit": opts["time_limit"]}
+        sampler = self.sampler
         cqm = to_cqm(problem)
-        _check_minimum_time(backend, sampler, cqm)
-        sampleset = sampler.sample_cqm(cqm, **params)
+        _at_least_the_minimum_time(self.name, cqm, sampler, options["time_limit"])
+        params = {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}
+        try:
+            sampleset = sampler.sample_cqm(cqm, **params)
+            sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
+        except Exception as exc:
+            cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            return self._failed(start, f"sampling failed ({cause})", exc)
         names = problem.standard_form.var_names
         missing = set(names).difference(sampleset.variables)
         if len(sampleset) == 0 or missing:
-            message = ("unusable samples: the solver returned none" if len(sampleset) == 0 else
-                       f"unusable samples: they lack {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
-            return Result(None, None, "error", time.perf_counter() - start, self.name, message=message, raw=sampleset)
+            what = ("the solver returned none" if len(sampleset) == 0 else
+                    f"they lack {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
+            return self._failed(start, f"unusable samples: {what}", None, sampleset)
         feasible = sampleset.filter(lambda datum: datum.is_feasible)
         best = (feasible if len(feasible) else sampleset).first
         values = problem.values_from_vector([best.sample[name] for name in names])
         if len(feasible):
-            rule, status = problem.decode(values), "feasible"
-            message = f"{len(feasible)} of {len(sampleset)} samples feasible"
+            rule, message = problem.decode(values), f"{len(feasible)} of {len(sampleset)} samples feasible"
         else:
-            rule, status = repair(problem, values["b"], values["bt"]), "feasible"
+            rule = repair(problem, values["b"], values["bt"])
             message = f"no feasible sample among {len(sampleset)}; the rule repairs the lowest-energy one"
         return Result(
-            rule, problem.objective(rule), status, time.perf_counter() - start, self.name,
+            rule, problem.objective(rule), "feasible", time.perf_counter() - start, self.name,
             solver_objective=float(best.energy), message=message, raw=sampleset,
         )
 
+    def _failed(self, start: float, what: str, exc: Exception | None, raw=None) -> Result:
+        return Result(None, None, "error", time.perf_counter() - start, self.name,
+                      message=f"backend {self.name!r}: {what}", error=exc, raw=raw)
 
-register_backend("dwave-qpu", DWaveQpuBackend)
-register_backend("leap-hybrid", LeapHybridBackend)
-register_backend("leap-cqm", LeapCqmBackend)
+
+def check_cqm_options(name: str, options: dict) -> dict:
+    """leap-cqm's options checked: `time_limit`, seconds >= 0 (None: the solver's minimum)."""
+    if "sampler" in options:
+        raise ValueError(f"sampler cannot be changed per call; build the backend with "
+                         f"get_backend({name!r}, sampler=...)")
+    if set(options) - {"time_limit"}:
+        raise unknown_options(name, options, ("time_limit",))
+    return {k: None if v is None else PARAMETER_CHECKS[k](v) for k, v in options.items()}
+
+
+register_backend("dwave-qpu", DWAVE_QPU, DWAVE_QPU.check)
+register_backend("leap-hybrid", LEAP_HYBRID, LEAP_HYBRID.check)
+register_backend("leap-cqm", LeapCqmBackend, check_cqm_options)

@@ -1,51 +1,152 @@
-"""ILP backends: a depth-one problem's Pyomo model solved by HiGHS (default) or another MIP solver."""
+"""ILP backends: a depth-one problem solved exactly by HiGHS (default) or another MIP solver.
+
+`highs` takes the standard-form matrices straight into highspy (`highs.py`): loading a 100-row
+model that way takes milliseconds where Pyomo's persistent HiGHS interface takes about a second,
+which matters for the many small solves of non-local moves (`benchmarks/bench_nonlocal.py`).
+The other solvers go through Pyomo's solver interfaces (`pyomo_solvers.py`). Every driver turns
+its solver's termination into a `Result` through one status table (`ilp_result`).
+"""
 
 from __future__ import annotations
 
-from ..formulations.solve import ILP_SOLVERS, check_ilp_options, solve_ilp
-from .base import Backend, Result, register_backend
+import math
+import time
+from functools import partial
 
-__all__ = ["IlpBackend"]
+import numpy as np
+
+from ..formulations.problem import check_problem
+from ..formulations.repair import feasible_point, polish, repair_values
+from ..validation import check_bool, check_integer, check_number
+from .base import Backend, Result, register_backend, unknown_options
+
+__all__ = [
+    "IlpBackend", "ILP_SOLVERS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options", "greedy_point",
+    "ilp_result",
+]
+
+# Our name -> (Pyomo's newer-interface name or None, classic name, option names for (time limit,
+# relative gap, threads) in the classic interface). "highs" is solved on matrices by highs.py.
+ILP_SOLVERS = {
+    "highs": ("highs", None, None),
+    "highs-pyomo": ("highs", None, None),
+    "scip": ("scip_direct", "scip", ("limits/time", "limits/gap", "parallel/maxnthreads")),
+    "gurobi": ("gurobi_direct", "gurobi", ("TimeLimit", "MIPGap", "Threads")),
+    "cbc": (None, "cbc", ("seconds", "ratioGap", "threads")),
+    "glpk": (None, "glpk", ("tmlim", "mipgap", None)),
+    "cplex": (None, "cplex", ("timelimit", "mipgap", "threads")),
+    "xpress": (None, "xpress", ("maxtime", "miprelstop", "threads")),
+}
+
+# The one status table: a termination as each interface names it (HiGHS's model status, Pyomo's
+# newer and classic termination conditions) -> our status. Any other termination is "feasible"
+# when the solver has an incumbent; without one, every status but "infeasible" is an error.
+TERMINATION_STATUS = {
+    "kOptimal": "optimal", "convergenceCriteriaSatisfied": "optimal", "optimal": "optimal",
+    "kTimeLimit": "time_limit", "maxTimeLimit": "time_limit",
+    "kInfeasible": "infeasible", "kUnboundedOrInfeasible": "infeasible", "provenInfeasible": "infeasible",
+    "locallyInfeasible": "infeasible", "infeasibleOrUnbounded": "infeasible", "infeasible": "infeasible",
+}
+OPTIONS = ("time_limit", "mip_gap", "threads", "warm_start")
+
+
+def ilp_result(problem, backend: str, termination: str, message: str, x, objective, bound, seconds: float) -> Result:
+    """The Result of an ILP solve: the incumbent `x` (a vector over the standard form's columns,
+    None without one, kept as `raw`) decoded, `termination` looked up in `TERMINATION_STATUS`."""
+    status = TERMINATION_STATUS.get(termination, "feasible")
+    objective, bound = _finite(objective), _finite(bound)
+    if x is None:
+        if status == "infeasible":
+            return Result(None, None, status, seconds, backend, bound=bound, message=message)
+        return Result(None, None, "error", seconds, backend, bound=bound,
+                      message=f"backend {backend!r}: no incumbent ({message})")
+    rule = problem.decode(problem.values_from_vector(x))
+    gap = None
+    if bound is not None and objective is not None:
+        gap = max(0.0, objective - bound) / max(abs(objective), 1e-9)
+    return Result(rule, problem.objective(rule), status, seconds, backend, bound=bound, gap=gap,
+                  solver_objective=objective, message=message, raw=x)
+
+
+def _finite(value) -> float | None:
+    return None if value is None or not math.isfinite(value) else float(value)
+
+
+def greedy_point(problem) -> np.ndarray:
+    """A feasible solution vector for a warm start: the greedy rule grown from no literals (see
+    `repair`), improved by literal swaps, additions and removals until none helps (`polish`)."""
+    none = np.zeros(problem.num_features)
+    return feasible_point(problem, polish(problem, repair_values(problem, none, none)))
+
+
+def available_ilp_solvers() -> list[str]:
+    """The solver names of `ILP_SOLVERS` that are installed here."""
+    from .pyomo_solvers import interface
+
+    return [name for name in ILP_SOLVERS if interface(name) is not None]
+
+
+def check_ilp_options(backend: str, options: dict) -> dict:
+    """`options` of ILP backend `backend` checked: time_limit and mip_gap numbers >= 0 (or None),
+    threads an integer >= 1 (or None), warm_start a bool."""
+    if set(options) - set(OPTIONS):
+        raise unknown_options(backend, options, OPTIONS)
+    checks = {"time_limit": lambda v: check_number(v, "time_limit", 0),
+              "mip_gap": lambda v: check_number(v, "mip_gap", 0),
+              "threads": lambda v: check_integer(v, "threads", 1),
+              "warm_start": lambda v: check_bool(v, "warm_start")}
+    return {k: None if v is None and k != "warm_start" else checks[k](v) for k, v in options.items()}
+
+
+def _driver(solver: str):
+    """The function that solves with `solver`, or ValueError naming the installed solvers."""
+    if solver == "highs":
+        from .highs import solve_highs
+
+        return solve_highs
+    from . import pyomo_solvers
+
+    found = pyomo_solvers.interface(solver)
+    if found is None:
+        raise ValueError(
+            f"ILP solver {solver!r} is not installed; installed: {', '.join(available_ilp_solvers()) or 'none'}"
+        )
+    return partial(pyomo_solvers.solve_pyomo, solver=solver, found=found)
 
 
 class IlpBackend(Backend):
-    """Solve the model exactly with `solver` (see `formulations.solve.ILP_SOLVERS`).
+    """Solve the model exactly with `solver` (a name of `ILP_SOLVERS`). Options:
 
     `time_limit` (seconds) returns the incumbent with status `time_limit`; `mip_gap` is the
-    relative gap at which to stop; `threads` where the solver takes it; `warm_start` starts
-    from the greedy rule where the solver takes a start (see `formulations.solve.solve_ilp`).
+    relative gap at which to stop; `threads` where the solver takes it; `warm_start` (default
+    true) hands the solver the greedy rule (`greedy_point`) as a first incumbent where it takes
+    one (highs, and classic interfaces that are warm-start capable), so a short time limit still
+    returns a rule at least that good.
     """
 
-    def __init__(self, solver="highs", time_limit=None, mip_gap=None, threads=None, warm_start=True):
-        self.solver = solver
-        self.time_limit, self.mip_gap, self.threads, self.warm_start = check_ilp_options(
-            solver, time_limit, mip_gap, threads, warm_start)
+    capabilities = frozenset({"time_limit"})
 
-    @property
-    def name(self) -> str:
-        return self.solver
+    def __init__(self, solver="highs", **options):
+        if not isinstance(solver, str) or solver not in ILP_SOLVERS:
+            raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
+        self.name = solver
+        self._options = {"time_limit": None, "mip_gap": None, "threads": None, "warm_start": True}
+        self._options.update(self.check_options(options))
+
+    def check_options(self, options: dict) -> dict:
+        return check_ilp_options(self.name, options)
 
     def solve(self, problem, **options) -> Result:
-        backend = self.configured(options)
-        outcome = solve_ilp(
-            problem, backend.solver, time_limit=backend.time_limit, mip_gap=backend.mip_gap,
-            threads=backend.threads, warm_start=backend.warm_start,
-        )
-        if outcome.values is None:
-            status = outcome.status if outcome.status in ("infeasible", "error") else "error"
-            message = outcome.message if status == outcome.status else f"no incumbent ({outcome.status})"
-            return Result(None, None, status, outcome.seconds, self.name, bound=outcome.bound,
-                          message=message, raw=outcome)
-        rule = problem.decode(outcome.values)
-        objective = problem.objective(rule)
-        gap = None
-        if outcome.bound is not None and outcome.objective is not None:
-            gap = max(0.0, outcome.objective - outcome.bound) / max(abs(outcome.objective), 1e-9)
-        return Result(
-            rule, objective, outcome.status, outcome.seconds, self.name, bound=outcome.bound, gap=gap,
-            solver_objective=outcome.objective, message=outcome.message, raw=outcome,
-        )
+        check_problem(problem)
+        options = self.call_options(options)
+        driver = _driver(self.name)
+        start = time.perf_counter()
+        try:
+            return driver(problem, **options)
+        except Exception as exc:  # a solver crash is an error result, not a traceback from deep inside
+            return Result(None, None, "error", time.perf_counter() - start, self.name,
+                          message=f"backend {self.name!r}: {type(exc).__name__}: {exc}", error=exc)
 
 
 for _solver in ILP_SOLVERS:
-    register_backend(_solver, IlpBackend, solver=_solver)
+    register_backend(_solver, IlpBackend, check_ilp_options)

@@ -5,6 +5,7 @@ is installed, else on qiskit's `StatevectorSampler`. Measured for one solve (rep
 iterations, 1024 shots) of depth-one QUBOs, Aer against the statevector sampler: 12 qubits 5 s
 and 6 s, 14 qubits 6 s and 38 s, 16 qubits 4 s and 150 s. Every variable is a qubit, so the
 default compiles without η (fewer qubits) and `max_qubits` refuses QUBOs a simulator cannot hold.
+The `qaoa` backend is `QAOASampler` as a `Preset`.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from qiskit_optimization.optimizers import COBYLA, NELDER_MEAD
 from ..formulations.to_qiskit import quadratic_program
 from ..validation import check_integer
 from .base import register_backend
-from .qubo import QuboBackend
+from .sampler import HEURISTIC, Preset
 
-__all__ = ["QaoaBackend", "QAOASampler", "OPTIMIZERS"]
+__all__ = ["QAOA_PRESET", "QAOASampler", "OPTIMIZERS"]
 
 # Deterministic optimizers only, so that `seed` fixes a whole run (SPSA draws from qiskit's globals).
 OPTIMIZERS = {"COBYLA": COBYLA, "NELDER_MEAD": NELDER_MEAD}
@@ -58,8 +59,7 @@ class QAOASampler(dimod.Sampler):
         return {"optimizers": tuple(OPTIMIZERS)}
 
     def sample(self, bqm, reps=1, optimizer="COBYLA", maxiter=100, shots=1024, seed=None) -> dimod.SampleSet:
-        if optimizer not in OPTIMIZERS:
-            raise ValueError(f"unknown optimizer {optimizer!r}; choose one of {', '.join(OPTIMIZERS)}")
+        _check_optimizer(optimizer)
         sampler, pass_manager, primitive = _primitive(shots, seed)
         initial_point = np.random.default_rng(seed).uniform(-2 * np.pi, 2 * np.pi, 2 * reps)  # qiskit's default range
         qaoa = QAOA(sampler, OPTIMIZERS[optimizer](maxiter=maxiter), reps=reps,
@@ -77,37 +77,27 @@ class QAOASampler(dimod.Sampler):
         return sampleset.change_vartype(bqm.vartype, inplace=False)
 
 
-class QaoaBackend(QuboBackend):
-    """QAOA of depth `reps` on a simulator; the classical `optimizer` (COBYLA or NELDER_MEAD) tunes
-    the angles for `maxiter` iterations, each estimating the energy from `shots` measurements."""
-
-    name = "qaoa"
-
-    def __init__(self, reps=1, optimizer="COBYLA", maxiter=100, shots=1024, seed=None, max_qubits=20,
-                 eta=False, penalty="calibrated", slack="minimal"):
-        if optimizer not in OPTIMIZERS:
-            raise ValueError(f"unknown optimizer {optimizer!r}; choose one of {', '.join(OPTIMIZERS)}")
-        self.reps = check_integer(reps, "reps", 1)
-        self.optimizer = optimizer
-        self.maxiter = check_integer(maxiter, "maxiter", 1)
-        self.shots = check_integer(shots, "shots", 1)
-        self.seed = None if seed is None else check_integer(seed, "seed", 0)
-        self.max_qubits = check_integer(max_qubits, "max_qubits", 1)
-        self._set_compile_options(eta, penalty, slack)
-
-    def make_sampler(self) -> QAOASampler:
-        return QAOASampler()
-
-    def sample_params(self, options: dict) -> dict:
-        return {k: options[k] for k in ("reps", "optimizer", "maxiter", "shots", "seed")}
-
-    def check_size(self, qubo) -> None:
-        if qubo.num_variables > self.max_qubits:
-            raise ValueError(
-                f"the QUBO needs {qubo.num_variables} qubits, more than max_qubits={self.max_qubits}; shrink it "
-                f"with fewer samples (max_samples, or a subset of rows), fewer candidate features, a smaller "
-                f"max_num_literals, or the form without η (eta=False), or raise max_qubits"
-            )
+def _check_optimizer(optimizer) -> str:
+    if optimizer not in OPTIMIZERS:
+        raise ValueError(f"unknown optimizer {optimizer!r}; choose one of {', '.join(OPTIMIZERS)}")
+    return optimizer
 
 
-register_backend("qaoa", QaoaBackend)
+def _at_most_max_qubits(name, qubo, sampler, options) -> None:
+    if qubo.num_variables > options["max_qubits"]:
+        raise ValueError(
+            f"the QUBO needs {qubo.num_variables} qubits, more than max_qubits={options['max_qubits']}; shrink it "
+            f"with fewer samples (max_samples, or a subset of rows), fewer candidate features, a smaller "
+            f"max_num_literals, or the form without η (eta=False), or raise max_qubits"
+        )
+
+
+# QAOA of depth `reps` on a simulator; the classical `optimizer` (COBYLA or NELDER_MEAD) tunes the
+# angles for `maxiter` iterations, each estimating the energy from `shots` measurements.
+QAOA_PRESET = Preset(QAOASampler, {"reps": 1, "optimizer": "COBYLA", "maxiter": 100, "shots": 1024, "seed": None,
+                                   "max_qubits": 20, **HEURISTIC},
+                     checks={"optimizer": _check_optimizer,
+                             "max_qubits": lambda value: check_integer(value, "max_qubits", 1)},
+                     guard=_at_most_max_qubits)
+
+register_backend("qaoa", QAOA_PRESET, QAOA_PRESET.check)

@@ -78,11 +78,6 @@ class DepthOneProblem:
             count += len(self.model.negative_samples)
         return count
 
-    @property
-    def standard_form_vars(self) -> list:
-        """The model's variables in standard-form column order (every variable, block by block)."""
-        return [v for comp in self.model.component_objects(pyo.Var, descend_into=False) for v in comp.values()]
-
     @cached_property
     def standard_form(self) -> StandardForm:
         """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
@@ -97,17 +92,6 @@ class DepthOneProblem:
 
     # Solutions and rules
 
-    def values_from_model(self) -> dict:
-        """The b, bt (and k) values currently loaded in the model, as 0/1 arrays and an int."""
-        m = self.model
-
-        def read(var):
-            return np.array([0 if v.value is None else round(v.value) for v in var.values()], dtype=np.int64)
-
-        values = {"b": read(m.b), "bt": read(m.bt)}
-        if self.parameterized:
-            values["k"] = 0 if m.k.value is None else int(round(m.k.value))
-        return values
 
     def vector_from_values(self, values: dict) -> np.ndarray:
         """A vector over the standard form's columns from per-block arrays ({"b": ..., "eta": ...},

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyomo.environ as pyo
 import scipy.sparse as sp
 
 from .chain import Reduction
@@ -75,12 +76,12 @@ def _index(component_data) -> int:
 
 def compile_standard_form(problem) -> StandardForm:
     """The problem's model as matrices, from Pyomo's `LinearStandardFormCompiler` (every variable
-    kept, in `problem.standard_form_vars` order), with its row and column blocks."""
+    kept, block by block), with its row and column blocks."""
     from pyomo.repn.plugins.standard_form import LinearStandardFormCompiler
 
-    repn = LinearStandardFormCompiler().write(
-        problem.model, mixed_form=True, set_sense=None, column_order=problem.standard_form_vars
-    )
+    model = problem.model
+    columns = [v for var in model.component_objects(pyo.Var, descend_into=False) for v in var.values()]
+    repn = LinearStandardFormCompiler().write(model, mixed_form=True, set_sense=None, column_order=columns)
     A = sp.csr_matrix(repn.A)
     lower = np.full(A.shape[0], -np.inf)
     upper = np.full(A.shape[0], np.inf)

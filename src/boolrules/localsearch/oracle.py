@@ -117,8 +117,8 @@ class NonLocalOracle:
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
             return None
-        if result.rule is None:
-            self.stats.fail(result.status)
+        if result.rule is None:  # a solve that failed is counted by its exception, if it kept one
+            self.stats.fail(result.status if result.error is None else type(result.error).__name__)
             return None
         return self._splice(rule, path, result.rule)
 

@@ -1,0 +1,185 @@
+"""Any dimod sampler as a backend: instances, `package.module:ClassName` configs, their options and mistakes."""
+
+import dimod
+import numpy as np
+import pytest
+from dwave.samplers import SimulatedAnnealingSampler
+
+from boolrules import DepthOneClassifier
+from boolrules.backends import SamplerBackend, get_backend
+from boolrules.backends.config import check_backend_spec, load_backend
+
+from ..errors import assert_raises_clearly
+from .test_samplers import tiny
+
+HEURISTIC = {"eta": False, "penalty": "calibrated"}
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "sampler.toml"
+    path.write_text(text)
+    return path
+
+
+# Plain dimod samplers, end to end
+
+
+@pytest.mark.parametrize("sampler, options", [
+    (dimod.SimulatedAnnealingSampler(), {"num_reads": 10, "num_sweeps": 200}),
+    (dimod.RandomSampler(), {"num_reads": 20}),
+    (SimulatedAnnealingSampler(), {"num_reads": 10, "num_sweeps": 200, "seed": 0}),
+], ids=["dimod-sa", "dimod-random", "dwave-samplers-sa"])
+def test_a_dimod_sampler_solves_a_depth_one_problem(or_problem, sampler, options):
+    backend = get_backend(sampler, **options)
+    result = backend.solve(or_problem)
+    assert result.status == "feasible" and result.backend == type(sampler).__name__
+    assert result.objective == pytest.approx(or_problem.objective(result.rule))
+    assert isinstance(result.raw, dimod.SampleSet) and len(result.raw) == options["num_reads"]
+    assert set(result.raw.variables) == set(or_problem.to_qubo().bqm.variables)  # to_qubo's defaults: with η
+
+
+@pytest.mark.parametrize("operator, seed, n", [("Or", 0, 4), ("AtLeast", 2, 3)])
+def test_dimods_exact_solver_finds_the_ilp_optimum(operator, seed, n):
+    problem = tiny(operator, seed, n)
+    result = get_backend(dimod.ExactSolver()).solve(problem)
+    assert result.objective == pytest.approx(get_backend("highs").solve(problem).objective)
+    assert len(result.raw) == 2 ** problem.to_qubo().num_variables  # every state came back
+
+
+def test_a_sampler_instance_samples_as_its_preset_does(or_problem):
+    """The sa preset is dwave-samplers' annealer with defaults: the same seed, the same samples."""
+    options = {"num_reads": 20, "num_sweeps": 300, "seed": 5, **HEURISTIC}
+    plain = get_backend(SimulatedAnnealingSampler(), **options).solve(or_problem)
+    preset = get_backend("sa", **options).solve(or_problem)
+    np.testing.assert_array_equal(plain.raw.record.sample, preset.raw.record.sample)
+    assert plain.rule == preset.rule
+
+
+def test_capabilities_are_the_samplers_parameters():
+    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed"}
+    assert get_backend(dimod.ExactSolver()).capabilities == set()
+    assert get_backend(dimod.RandomSampler()).capabilities == set()
+
+
+def test_an_unseeded_sampler_follows_the_classifiers_random_state():
+    X = np.random.default_rng(0).integers(0, 2, (40, 5), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+
+    def samples(random_state):
+        clf = DepthOneClassifier(backend=SimulatedAnnealingSampler(), max_num_literals=2, random_state=random_state)
+        return clf.fit(X, y).result_.raw.record.sample
+
+    assert np.array_equal(samples(1), samples(1)) and not np.array_equal(samples(1), samples(2))
+
+
+class Counting(dimod.Sampler):
+    """dwave-samplers' annealer, counting how often one is built."""
+
+    built = 0
+    parameters, properties = SimulatedAnnealingSampler().parameters, {}
+
+    def __init__(self):
+        type(self).built += 1
+        self.sampler = SimulatedAnnealingSampler()
+
+    def sample(self, bqm, **params):
+        return self.sampler.sample(bqm, **params)
+
+
+def test_per_call_options_are_checked_without_rebuilding(or_problem):
+    backend = SamplerBackend(Counting, num_reads=3, num_sweeps=20, seed=1)
+    assert Counting.built == 1
+    assert len(backend.solve(or_problem, num_reads=5).raw) == 5
+    copy = backend.with_options(num_reads=2)
+    assert len(copy.solve(or_problem).raw) == 2 and backend.options()["num_reads"] == 3
+    with pytest.raises(ValueError, match="num_reads must be >= 1"):
+        backend.solve(or_problem, num_reads=0)
+    assert Counting.built == 1
+    backend.close()
+    assert len(backend.solve(or_problem).raw) == 3 and Counting.built == 2  # closed: built again when needed
+
+
+# TOML configs naming a sampler class
+
+
+def test_a_config_naming_dimods_exact_solver_finds_the_ilp_optimum(tmp_path):
+    problem = tiny("Or", 0)
+    backend = load_backend(write(tmp_path, '[backend]\nsampler = "dimod:ExactSolver"\n'))
+    assert backend.name == "ExactSolver" and backend.options()["penalty"] == "sufficient"
+    result = backend.solve(problem)
+    assert result.objective == pytest.approx(get_backend("highs").solve(problem).objective)
+
+
+def test_a_config_naming_dwave_samplers_annealer_samples_as_sa_does(tmp_path, or_problem):
+    path = write(tmp_path, '[backend]\nsampler = "dwave.samplers:SimulatedAnnealingSampler"\nnum_reads = 20\n'
+                           'num_sweeps = 300\nseed = 5\n[qubo]\neta = false\npenalty = "calibrated"\n')
+    check_backend_spec(path)
+    result = load_backend(path).solve(or_problem)
+    preset = get_backend("sa", num_reads=20, num_sweeps=300, seed=5).solve(or_problem)
+    np.testing.assert_array_equal(result.raw.record.sample, preset.raw.record.sample)
+    assert result.objective == preset.objective
+
+
+def test_the_sampler_table_holds_the_constructors_arguments(tmp_path, or_problem):
+    path = write(tmp_path, '[backend]\nsampler = "dimod:NullSampler"\nnum_reads = 3\n'
+                           '[sampler]\nparameters = ["num_reads"]\n')
+    backend = load_backend(path)
+    assert backend.parameters == ("num_reads",)
+    result = backend.solve(or_problem)  # NullSampler returns no samples
+    assert result.status == "error" and result.message.startswith("backend 'NullSampler': unusable samples")
+
+
+@pytest.mark.parametrize("text, match", [
+    ('sampler = "no_such_module:Sampler"', r"cannot import 'no_such_module'"),
+    ('sampler = "dimod:NoSuchSampler"', r"module 'dimod' has no 'NoSuchSampler'"),
+    ('sampler = "dimod:BinaryQuadraticModel"', r"is not a dimod Sampler class"),
+    ('sampler = "dimod.ExactSolver"', r"sampler must name a class as 'package.module:ClassName'"),
+    ('sampler = "dimod:ExactSolver"\n[sampler]\nseed = 1', r"\[sampler\] does not fit ExactSolver\(\)"),
+    ('sampler = "dwave.samplers:SimulatedAnnealingSampler"\nnum_reads = 0', r"num_reads must be >= 1"),
+    ('sampler = "dimod:ExactSolver"\n[qubo]\npenalty = "huge"', r"penalty must be one of"),
+    ('sampler = "dimod:ExactSolver"\nname = "sa"', r"both name and sampler"),
+    ('name = "sa"\n[sampler]\nseed = 1', r"\[sampler\] holds the constructor's keyword arguments"),
+])
+def test_bad_sampler_configs_are_named_before_building(tmp_path, text, match):
+    path = write(tmp_path, "[backend]\n" + text + "\n")
+    with pytest.raises(ValueError, match=match) as checked:
+        check_backend_spec(path)
+    assert str(path) in str(checked.value)
+    with pytest.raises(ValueError, match=match):
+        load_backend(path)
+
+
+def test_an_unknown_parameter_is_named_when_the_sampler_is_built(tmp_path):
+    path = write(tmp_path, '[backend]\nsampler = "dimod:ExactSolver"\nnum_reads = 3\n')
+    check_backend_spec(path)  # a sampler's parameters are known once it is built
+    with pytest.raises(ValueError, match=r"sampler = 'dimod:ExactSolver'.*unknown option\(s\) \['num_reads'\] for "
+                                         r"backend 'ExactSolver'; options: eta, penalty, slack"):
+        load_backend(path)
+
+
+@pytest.mark.parametrize("call, error, names", [
+    (lambda: get_backend(dimod.ExactSolver(), num_reads=3), ValueError, ("num_reads", "ExactSolver")),
+    (lambda: get_backend(SimulatedAnnealingSampler(), num_sweeps=0), ValueError, ("num_sweeps",)),
+    (lambda: get_backend(SimulatedAnnealingSampler(), seed=2**40), ValueError, ("seed",)),
+    (lambda: get_backend(SimulatedAnnealingSampler(), beta_range="hot"), ValueError, ("beta_range",)),
+    (lambda: get_backend(dimod.RandomSampler(), slack="wide"), ValueError, ("slack",)),
+    (lambda: SamplerBackend("dimod:ExactSolver"), TypeError, ("sampler", "dimod Sampler")),
+])
+def test_bad_sampler_options_are_named(call, error, names):
+    assert_raises_clearly(error, call, *names)
+
+
+# The error policy end to end: a failed solve is an error result, a classifier's RuntimeError, exit status 1
+
+
+def test_a_failed_solve_reaches_the_classifier_and_the_command_line(tmp_path, capsys):
+    from boolrules.cli import main
+
+    path = write(tmp_path, '[backend]\nsampler = "dimod:NullSampler"\n')  # answers with no samples
+    X = np.random.default_rng(0).integers(0, 2, (20, 4), dtype=np.uint8)
+    with pytest.raises(RuntimeError, match=r"backend 'NullSampler' returned no rule \(status error: backend "
+                                           r"'NullSampler': unusable samples") as raised:
+        DepthOneClassifier(backend=str(path), max_num_literals=2).fit(X, X[:, 0] | X[:, 1])
+    assert isinstance(raised.value.__cause__, ValueError)
+    assert main(["solve", "--config", str(path), "--max-samples", "30", "--max-num-literals", "2"]) == 1
+    assert "backend 'NullSampler': unusable samples" in capsys.readouterr().err

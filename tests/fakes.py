@@ -1,0 +1,152 @@
+"""Stand-ins for backends and samplers, for tests that need one to misbehave or to record its calls.
+
+Backends implement `Backend.solve`; BQM samplers are dimod `Sampler`s (so any of them plugs into
+`get_backend(sampler)` or a preset's `sampler=`); CQM samplers answer `sample_cqm` as Leap's does.
+"""
+
+from concurrent.futures import Future
+
+import dimod
+from dwave.samplers import SteepestDescentSolver
+
+from boolrules.backends import Backend, Result, get_backend
+
+# Backends
+
+
+class Empty(Backend):
+    """Returns no rule: a solve that failed."""
+
+    name = "empty"
+
+    def solve(self, problem, **options):
+        return Result(None, None, "error", 0.0, self.name, message="nothing")
+
+
+class Raising(Backend):
+    """Raises from `solve`, as a backend that breaks the error policy would."""
+
+    name = "raising"
+
+    def solve(self, problem, **options):
+        raise RuntimeError("solver crashed")
+
+
+class TimingOut(Backend):
+    """Stops at its time limit without an incumbent."""
+
+    name = "timing-out"
+
+    def solve(self, problem, **options):
+        return Result(None, None, "time_limit", 1.0, self.name, message="no incumbent")
+
+
+class Garbage(Backend):
+    """Returns `rule` as optimal, whatever it is."""
+
+    name = "garbage"
+
+    def __init__(self, rule="not a rule"):
+        self.rule = rule
+
+    def solve(self, problem, **options):
+        return Result(self.rule, 0.0, "optimal", 0.0, self.name)
+
+
+# BQM samplers
+
+
+class Returning(dimod.Sampler):
+    """Returns `make(bqm)` whatever it is asked (raising whatever `make` raises)."""
+
+    parameters, properties = {}, {}
+
+    def __init__(self, make):
+        self.make = make
+
+    def sample(self, bqm, **parameters):
+        return self.make(bqm)
+
+
+class FakeHybrid(dimod.Sampler):
+    """Stands in for LeapHybridSampler: records the parameters, samples by steepest descent."""
+
+    parameters, properties = {"time_limit": []}, {}
+
+    def sample(self, bqm, **params):
+        self.params = params
+        return SteepestDescentSolver().sample(bqm, num_reads=50, seed=0)
+
+
+class ClosableHybrid(FakeHybrid):
+    """A FakeHybrid that logs being built and closed in `log`."""
+
+    def __init__(self, log):
+        self.log = log
+        log.append("built")
+
+    def close(self):
+        self.log.append("closed")
+
+
+def failing_sampleset(error) -> dimod.SampleSet:
+    """A sample set whose future failed with `error`, as Ocean's cloud answers fail when read."""
+    future = Future()
+    future.set_exception(error)
+    return dimod.SampleSet.from_future(future)
+
+
+class Failing(dimod.Sampler):
+    """Stands in for any of the cloud samplers: every request fails with `error` when read."""
+
+    parameters, properties = {"time_limit": []}, {}
+
+    def __init__(self, error):
+        self.error = error
+
+    def sample(self, bqm, **params):
+        return failing_sampleset(self.error)
+
+    def sample_cqm(self, cqm, **params):
+        return failing_sampleset(self.error)
+
+
+# CQM samplers
+
+
+class FakeCqmSampler:
+    """Stands in for LeapHybridCQMSampler: returns the HiGHS optimum plus `extra` samples."""
+
+    def __init__(self, problem, extra=(), include_optimum=True):
+        self.problem, self.extra, self.include_optimum = problem, list(extra), include_optimum
+
+    def sample_cqm(self, cqm, **params):
+        self.params = params
+        names = self.problem.standard_form.var_names
+        samples = [dict(zip(names, x)) for x in self.extra]
+        if self.include_optimum:
+            optimum = get_backend("highs").solve(self.problem).raw
+            samples.append(dict(zip(names, optimum)))
+        return dimod.SampleSet.from_samples_cqm(samples, cqm)
+
+
+class WithMinimum(FakeHybrid, FakeCqmSampler):
+    """A fake Leap solver whose minimum time limit grows with the model, as Leap's does."""
+
+    def __init__(self, problem):
+        FakeCqmSampler.__init__(self, problem)
+
+    def min_time_limit(self, model):
+        return 3.0 + len(model.variables) / 1000
+
+
+class EmptyCqmSampler:
+    """Returns a sample over the first `keep` of the CQM's variables (none when 0)."""
+
+    def __init__(self, keep):
+        self.keep = keep
+
+    def sample_cqm(self, cqm, **params):
+        labels = list(cqm.variables)[: self.keep]
+        return dimod.SampleSet.from_samples(([[0] * len(labels)] if self.keep else [], labels), "INTEGER",
+                                            energy=[0.0] if self.keep else [])
