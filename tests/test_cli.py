@@ -13,7 +13,7 @@ from boolrules import cli
 from boolrules.backends import Result
 from boolrules.backends.ilp import IlpBackend
 from boolrules.cli import EXPORT_FORMATS, main
-from boolrules.formulations.export import (
+from boolrules.formats import (
     LOAD_FORMATS,
     PROBLEM_FORMATS,
     QUBO_FORMATS,

@@ -24,7 +24,7 @@ from .backends.config import backend_from_spec, load_backend
 from .data import QuantileBinarizer
 from .datasets import DATASETS, load_dataset
 from .formulations import depth_one
-from .formulations.export import PROBLEM_FORMATS, QUBO_FORMATS
+from .formats import PROBLEM_FORMATS, QUBO_FORMATS
 from .formulations.qubo_problem import PENALTY_MODES
 from .metrics import METRICS, score_counts
 from .rules import OPERATORS

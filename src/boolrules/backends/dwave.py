@@ -29,7 +29,7 @@ from dwave.system import (
     LeapHybridSampler,
 )
 
-from ..formulations.export import to_cqm
+from ..formats import to_cqm
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
 from ..validation import check_integer, check_number
@@ -234,7 +234,7 @@ class LeapCqmBackend(_Cloud, Backend):
         start = time.perf_counter()
         sampler = backend._cloud_sampler(LeapHybridCQMSampler)
         params = {} if opts["time_limit"] is None else {"time_limit": opts["time_limit"]}
-        cqm = to_cqm(problem)
+        cqm = to_cqm(problem.standard_form)
         _check_minimum_time(backend, sampler, cqm)
         sampleset = sampler.sample_cqm(cqm, **params)
         names = problem.standard_form.var_names

@@ -251,8 +251,8 @@ class QuboProblem:
         return list(zip(c.row_names, c.row_low.tolist(), c.row_high.tolist()))
 
     def export(self, path, format):
-        """Write the QUBO to `path` in one of `formulations.export.QUBO_FORMATS`."""
-        from .export import export_qubo
+        """Write the QUBO to `path` in one of `boolrules.formats.QUBO_FORMATS`."""
+        from ..formats import export_qubo
 
         return export_qubo(self, path, format)
 
