@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from boolrules import from_dict, load_dataset, parse
+from boolrules import from_dict, load_csv, load_dataset, parse
 from boolrules.backends.config import backend_from_spec, load_backend
 from boolrules.cli import main
 from boolrules.rules import And, Literal, Or
@@ -273,6 +273,10 @@ CLI = [
     pytest.param(INSPECT + _csv("random"), 2, ["random.csv", "cannot read CSV"], id="inspect-random-bytes-csv"),
     pytest.param(INSPECT + _csv("ragged"), 2, ["ragged.csv", "cannot read CSV"], id="inspect-ragged-csv"),
     pytest.param(INSPECT + ["--csv", "{tmp}", "--label", "y"], 2, ["is a folder"], id="inspect-csv-a-folder"),
+    pytest.param(INSPECT + _csv("text", "color"), 2, ["3 distinct values", "pass --positive VALUE"],
+                 id="inspect-three-classes-need-positive"),
+    pytest.param(INSPECT + _csv("good") + ["--positive", "maybe"], 2, ["--positive 'maybe'", "column 'y'"],
+                 id="inspect-positive-not-a-value"),
     pytest.param(FIT + ["--config", "{tmp}/missing.toml"], 2, ["missing.toml", "does not exist"],
                  id="fit-config-missing"),
     pytest.param(SOLVE + ["--config", "{tmp}"], 2, ["is a folder"], id="solve-config-a-folder"),
@@ -310,6 +314,36 @@ def test_bad_command_lines(capsys, tmp_path, csvs, argv, code, names):
     assert len(lines) == 1 and lines[0].startswith("boolrules: error: "), err
     for name in names:
         assert name in lines[0], err
+
+
+LOAD_CSV = [
+    pytest.param("missing", {}, FileNotFoundError, ["missing.csv", "does not exist"], id="missing"),
+    pytest.param("empty", {}, ValueError, ["empty.csv", "cannot read CSV"], id="empty"),
+    pytest.param("random", {}, ValueError, ["random.csv", "cannot read CSV"], id="random-bytes"),
+    pytest.param("ragged", {}, ValueError, ["ragged.csv", "cannot read CSV"], id="ragged"),
+    pytest.param("truncated-gz", {}, ValueError, ["truncated.csv.gz", "cannot read CSV"], id="truncated-gz"),
+    pytest.param("good", {"label": "churn"}, ValueError, ["'churn'", "good.csv", "its columns: a, b, y"],
+                 id="label-column-missing"),
+    pytest.param("one-class", {}, ValueError, ["'y'", "1 distinct value"], id="one-class"),
+    pytest.param("label-only", {}, ValueError, ["no feature columns", "'y'"], id="label-only"),
+    pytest.param("text", {"label": "color"}, ValueError, ["'color'", "3 distinct values", "pass positive VALUE"],
+                 id="three-classes-need-positive"),
+    pytest.param("good", {"positive": "maybe"}, ValueError, ["positive 'maybe'", "column 'y'", "no, yes"],
+                 id="positive-not-a-value"),
+    pytest.param("good", {"positive": "maybe", "positive_name": "--positive"}, ValueError, ["--positive 'maybe'"],
+                 id="positive-named-by-the-caller"),
+    pytest.param(None, {}, TypeError, ["path", "NoneType"], id="path-none"),
+]
+
+
+@pytest.mark.parametrize("name, kwargs, error, names", LOAD_CSV)
+def test_bad_csv_files(csvs, tmp_path, name, kwargs, error, names):
+    if name == "truncated-gz":
+        path = tmp_path / "truncated.csv.gz"
+        path.write_bytes(gzip.compress(csvs["good"].read_bytes())[:60])
+    else:
+        path = csvs[name] if name else None
+    assert_raises_clearly(error, lambda: load_csv(path, **{"label": "y", **kwargs}), *names)
 
 
 def test_text_columns_are_binarized(capsys, csvs):
