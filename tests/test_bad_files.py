@@ -243,6 +243,8 @@ def csvs(tmp_path_factory):
         paths[name] = folder / f"{name}.csv"
         paths[name].write_bytes(data)
     paths["missing"] = folder / "missing.csv"
+    paths["truncated-gz"] = folder / "truncated.csv.gz"
+    paths["truncated-gz"].write_bytes(gzip.compress(paths["good"].read_bytes())[:60])
     return paths
 
 
@@ -272,6 +274,8 @@ CLI = [
     pytest.param(INSPECT + _csv("empty"), 2, ["empty.csv", "cannot read CSV"], id="inspect-empty-csv"),
     pytest.param(INSPECT + _csv("random"), 2, ["random.csv", "cannot read CSV"], id="inspect-random-bytes-csv"),
     pytest.param(INSPECT + _csv("ragged"), 2, ["ragged.csv", "cannot read CSV"], id="inspect-ragged-csv"),
+    pytest.param(INSPECT + _csv("truncated-gz"), 2, ["truncated.csv.gz", "cannot read CSV"],
+                 id="inspect-truncated-gzip-csv"),
     pytest.param(INSPECT + ["--csv", "{tmp}", "--label", "y"], 2, ["is a folder"], id="inspect-csv-a-folder"),
     pytest.param(INSPECT + _csv("text", "color"), 2, ["3 distinct values", "pass --positive VALUE"],
                  id="inspect-three-classes-need-positive"),
@@ -337,12 +341,8 @@ LOAD_CSV = [
 
 
 @pytest.mark.parametrize("name, kwargs, error, names", LOAD_CSV)
-def test_bad_csv_files(csvs, tmp_path, name, kwargs, error, names):
-    if name == "truncated-gz":
-        path = tmp_path / "truncated.csv.gz"
-        path.write_bytes(gzip.compress(csvs["good"].read_bytes())[:60])
-    else:
-        path = csvs[name] if name else None
+def test_bad_csv_files(csvs, name, kwargs, error, names):
+    path = csvs[name] if name else None
     assert_raises_clearly(error, lambda: load_csv(path, **{"label": "y", **kwargs}), *names)
 
 
