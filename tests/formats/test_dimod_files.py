@@ -1,4 +1,5 @@
-"""The bqm reader (our own, so that it can check a file before use) and the CQM checks against dimod's writer and reader."""
+"""The bqm reader (our own, so that it can check a file before use) and the CQM checks, against
+dimod's writer and reader."""
 
 import dimod
 from hypothesis import given, settings
