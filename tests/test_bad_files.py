@@ -1,35 +1,23 @@
 """Bad files and bad text at every public entry point: each gives a clear error naming what was wrong.
 
-Rule text and JSON (`parse`, `from_dict`, `from_json`), QUBO files (`load_qubo_file`, the atomic writers),
-backend configs (`load_backend`, `backend_from_spec`), the command line and `load_dataset`. Every error
-is checked with `assert_clear_error`: it names the argument, file or key, and is raised by boolrules
-itself, not deep inside json, dimod, pandas or gzip. Format-specific corruptions that
-`tests/formulations/test_export.py` already covers are not repeated here.
+Rule text and JSON (`parse`, `from_dict`, `from_json`), backend configs (`load_backend`,
+`backend_from_spec`), the command line, `load_dataset` and `load_csv` (QUBO files: `tests/formats/test_bad_files.py`).
+Every error is checked with `assert_clear_error`: it names the argument, file or key, and is raised by
+boolrules itself, not deep inside json, pandas or gzip.
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import json
-import struct
-import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from boolrules import from_dict, load_dataset, parse
+from boolrules import from_dict, load_csv, load_dataset, parse
 from boolrules.backends.config import backend_from_spec, load_backend
 from boolrules.cli import main
-from boolrules.formulations import export as export_module
-from boolrules.formulations.export import (
-    LOAD_FORMATS,
-    PROBLEM_FORMATS,
-    QUBO_FORMATS,
-    export_qubo,
-    load_qubo_file,
-)
 from boolrules.rules import And, Literal, Or
 from boolrules.rules.serialize import from_json
 
@@ -152,305 +140,6 @@ def test_rule_json_round_trips():
     assert from_json(json.dumps(rule.to_dict())) == rule
 
 
-# QUBO files
-
-
-@pytest.fixture(scope="module")
-def good_files(tmp_path_factory, atleast_qubo):
-    """One good file per loadable format."""
-    folder = tmp_path_factory.mktemp("good")
-    return {fmt: export_qubo(atleast_qubo, folder / f"good.{fmt}", fmt) for fmt in LOAD_FORMATS}
-
-
-def _missing(tmp_path, good):
-    return tmp_path / "missing.file"
-
-
-def _folder(tmp_path, good):
-    return tmp_path
-
-
-def _write(data: bytes):
-    def make(tmp_path, good):
-        path = tmp_path / "bad.file"
-        path.write_bytes(data(good) if callable(data) else data)
-        return path
-    return make
-
-
-FILE_CASES = {
-    "missing": (_missing, FileNotFoundError, ["no such file", "missing.file"]),
-    "folder": (_folder, FileNotFoundError, ["no such file", "folder"]),
-    "empty": (_write(b""), ValueError, ["bad.file", "is not a valid"]),
-    "half": (_write(lambda good: good.read_bytes()[:len(good.read_bytes()) // 2]), ValueError,
-             ["bad.file", "is not a valid"]),
-    "random-bytes": (_write(np.random.default_rng(3).bytes(3000)), ValueError, ["bad.file", "is not a valid"]),
-}
-
-
-@pytest.mark.parametrize("fmt, case", [pytest.param(fmt, case, id=f"{fmt}-{case}")
-                                       for fmt in LOAD_FORMATS for case in FILE_CASES])
-def test_bad_qubo_files(tmp_path, good_files, fmt, case):
-    make, error, names = FILE_CASES[case]
-    path = make(tmp_path, good_files[fmt])
-    assert_raises_clearly(error, lambda: load_qubo_file(path, fmt), *[f"'{fmt}'" if n == "is not a valid" else n for n in names])
-
-
-def bqm_file(good: bytes, header_edit=None, body_edit=None) -> bytes:
-    """A BQM file rebuilt from `good` with its JSON header and/or its body edited."""
-    end = 14 + struct.unpack("<I", good[10:14])[0]
-    header, body = json.loads(good[14:end]), bytearray(good[end:])
-    if header_edit:
-        header = header_edit(header)
-    if body_edit:
-        body_edit(header, body)
-    text = json.dumps(header).encode() + b"\n"
-    text += b" " * ((-len(text) - 14) % 64)
-    return good[:10] + struct.pack("<I", len(text)) + text + bytes(body)
-
-
-def _set_index(field: str, value: int):
-    """Write `value` into every index `field` ("nidx" of the linear records, "outvar" of the first quadratic)."""
-    def edit(header, body):
-        n = header["shape"][0]
-        if field == "nidx":
-            body[8 + 12 * 3:8 + 12 * 3 + 4] = struct.pack("<i", value)
-        else:
-            body[8 + 12 * n:8 + 12 * n + 4] = struct.pack("<i", value)
-    return edit
-
-
-def _labels(labels):
-    def edit(header, body):
-        start = body.index(b"VARS")
-        text = json.dumps(labels(header["shape"][0])).encode()
-        body[start:] = b"VARS" + struct.pack("<I", len(text)) + text
-    return edit
-
-
-HOSTILE_BQM = [
-    pytest.param(lambda h: {**h, "shape": [10**12, 197]}, None, "header announces 1000000000000 variables",
-                 id="huge-num-variables"),
-    pytest.param(lambda h: {**h, "shape": [32, 10**12]}, None, "1000000000000 interactions",
-                 id="huge-num-interactions"),
-    pytest.param(lambda h: {**h, "shape": [-5, 197]}, None, "shape", id="negative-shape"),
-    pytest.param(lambda h: {**h, "shape": "32x197"}, None, "shape", id="shape-string"),
-    pytest.param(lambda h: {**h, "dtype": "object"}, None, "dtype", id="object-dtype"),
-    pytest.param(lambda h: {**h, "itype": "float64"}, None, "itype", id="float-index-type"),
-    pytest.param(lambda h: {**h, "vartype": "DISCRETE"}, None, "vartype", id="unknown-vartype"),
-    pytest.param(lambda h: {k: v for k, v in h.items() if k != "shape"}, None, "header", id="shape-missing"),
-    pytest.param(lambda h: {**h, "variables": "yes"}, None, "variables", id="variables-string"),
-    pytest.param(None, _set_index("outvar", 10**9), "not a variable index", id="neighbour-out-of-range"),
-    pytest.param(None, _set_index("outvar", -7), "not a variable index", id="neighbour-negative"),
-    pytest.param(None, _set_index("nidx", -10**9), "neighbourhood offsets", id="offsets-negative"),
-    pytest.param(None, _set_index("nidx", 10**9), "neighbourhood offsets", id="offsets-huge"),
-    pytest.param(None, _labels(lambda n: ["a"] * n), "twice", id="labels-repeated"),
-    pytest.param(None, _labels(lambda n: [{"__class__": "os.system"}] * n), "labels must be strings",
-                 id="label-injection-object"),
-    pytest.param(None, _labels(lambda n: ["a"]), "list of 32 labels", id="labels-too-few"),
-]
-
-
-@pytest.mark.parametrize("header_edit, body_edit, message", HOSTILE_BQM)
-def test_hostile_bqm_files(tmp_path, good_files, header_edit, body_edit, message):
-    path = tmp_path / "hostile.bqm"
-    path.write_bytes(bqm_file(good_files["bqm"].read_bytes(), header_edit, body_edit))
-    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "bqm"), str(path), message)
-
-
-def cqm_file(data: bytes, entry: str | None, edit) -> bytes:
-    """A copy of the CQM file `data` with `edit` applied to the bytes of zip entry `entry`, or to its
-    outer header (a dict) when `entry` is None."""
-    start = 14 + struct.unpack("<I", data[10:14])[0]
-    header = data[:start]
-    if entry is None:
-        text = json.dumps(edit(json.loads(data[14:start].decode()))).encode()
-        header = data[:10] + struct.pack("<I", len(text) + 1) + text + b"\n"
-    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
-    assert entry is None or entry in source.namelist(), entry
-    with zipfile.ZipFile(out, "w") as target:
-        for info in source.infolist():
-            body = source.read(info.filename)
-            target.writestr(info.filename, edit(bytearray(body)) if info.filename == entry else body)
-    return header + out.getvalue()
-
-
-def _expr_shape(shape):
-    """An expression entry whose header announces `shape`, padded to keep the sections in place."""
-    def edit(body):
-        length = struct.unpack("<I", body[11:15])[0]
-        header = json.loads(body[15:15 + length].decode())
-        text = json.dumps({**header, "shape": shape}).encode() + b"\n"
-        return body[:15] + text.ljust(length) + body[15 + length:]
-    return edit
-
-
-def _section(magic, offset, value, fmt):
-    """Overwrite the value at `offset` bytes into section `magic` (after its length field)."""
-    def edit(body):
-        start = body.index(magic) + len(magic) + (8 if magic == b"QUAD" else 4) + offset
-        body[start:start + struct.calcsize(fmt)] = struct.pack(fmt, value)
-        return bytes(body)
-    return edit
-
-
-LHS = 'constraints/"max_literals"/'
-HOSTILE_CQM = [
-    pytest.param("objective", _expr_shape([900_000_000, 1]), "INDX section is cut short", id="expr-huge-shape"),
-    pytest.param("objective", _expr_shape([-1, 0]), "shape", id="expr-negative-shape"),
-    pytest.param("objective", _section(b"INDX", 0, 10**9, "<i"), "distinct indices", id="expr-index-out-of-range"),
-    pytest.param("objective", _section(b"INDX", 4, 0, "<i"), "distinct indices", id="expr-index-repeated"),
-    pytest.param("objective", _section(b"LINB", 0, float("nan"), "<d"), "finite", id="expr-nan-bias"),
-    pytest.param(LHS + "lhs", _section(b"INDX", 0, -3, "<i"), "distinct indices", id="lhs-index-negative"),
-    pytest.param(LHS + "rhs", lambda body: struct.pack("<d", float("inf")), "finite", id="rhs-infinite"),
-    pytest.param(LHS + "rhs", lambda body: b"\0" * 3, "rhs is not one float64", id="rhs-cut-short"),
-    pytest.param(LHS + "sense", lambda body: b"<>", "sense must be one of", id="sense-unknown"),
-    pytest.param("varinfo", _section(b"VTYP", 0, 9, "<b"), "unknown vartype", id="varinfo-vartype-unknown"),
-    pytest.param("varinfo", _section(b"VTYP", 1, 5.0, "<d"), "lower bound above", id="varinfo-bounds-crossed"),
-    pytest.param(None, lambda h: {**h, "num_variables": 10**9}, "varinfo: its VTYP section is cut short",
-                 id="header-huge-num-variables"),
-    pytest.param(None, lambda h: {**h, "num_constraints": 1}, "announces 1 constraints", id="header-constraints"),
-    pytest.param(None, lambda h: {**h, "num_variables": "many"}, "num_variables", id="header-string-count"),
-]
-
-
-@pytest.mark.parametrize("entry, edit, message", HOSTILE_CQM)
-def test_hostile_cqm_files(tmp_path, good_files, entry, edit, message):
-    """dimod's CQM reader trusts these parts (a huge expression shape crashes the interpreter): each
-    is refused before dimod reads the file."""
-    path = tmp_path / "hostile.cqm"
-    path.write_bytes(cqm_file(good_files["cqm"].read_bytes(), entry, edit))
-    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "cqm"), str(path), message)
-
-
-def test_the_cqm_file_helper_keeps_a_good_file_good(tmp_path, good_files):
-    path = tmp_path / "same.cqm"
-    path.write_bytes(cqm_file(good_files["cqm"].read_bytes(), "objective", bytes))
-    assert load_qubo_file(path, "cqm").is_equal(load_qubo_file(good_files["cqm"], "cqm"))
-
-
-def test_the_bqm_reader_keeps_the_model(good_files, atleast_qubo):
-    bqm = load_qubo_file(good_files["bqm"], "bqm")
-    assert bqm.is_almost_equal(atleast_qubo.bqm)
-    assert list(bqm.variables) == list(atleast_qubo.bqm.variables)
-
-
-def _json(edit):
-    return lambda text: json.dumps(edit(json.loads(text)))
-
-
-HOSTILE_JSON = [
-    pytest.param("json", _json(lambda o: [o]), "not a serialized dimod BQM", id="json-top-level-list"),
-    pytest.param("json", _json(lambda o: {**o, "variable_labels": ["a"] * o["num_variables"]}), "twice",
-                 id="json-labels-repeated"),
-    pytest.param("json", _json(lambda o: {**o, "variable_labels": [{"x": 1}] + o["variable_labels"][1:]}),
-                 "variable_labels must be strings", id="json-label-injection-object"),
-    pytest.param("json", _json(lambda o: {**o, "variable_labels": [True] + o["variable_labels"][1:]}),
-                 "variable_labels must be strings", id="json-label-bool"),
-    pytest.param("json", _json(lambda o: {**o, "quadratic_tail": o["quadratic_head"]}), "to itself",
-                 id="json-self-loop"),
-    pytest.param("json", _json(lambda o: {**o, "quadratic_head": o["quadratic_head"][:1] * o["num_interactions"],
-                                          "quadratic_tail": o["quadratic_tail"][:1] * o["num_interactions"]}),
-                 "twice", id="json-interaction-repeated"),
-    pytest.param("json", _json(lambda o: {**o, "offset": True}), "offset", id="json-offset-bool"),
-    pytest.param("json", _json(lambda o: {**o, "linear_biases": [[1]] + o["linear_biases"][1:]}), "linear_biases",
-                 id="json-bias-list"),
-    pytest.param("json", _json(lambda o: {**o, "linear_biases": [float("nan")] + o["linear_biases"][1:]}),
-                 "linear_biases must be finite", id="json-nan-bias"),
-    pytest.param("json", _json(lambda o: {**o, "linear_biases": [10**400] + o["linear_biases"][1:]}),
-                 "finite", id="json-bias-beyond-float"),
-    pytest.param("json", _json(lambda o: {**o, "num_variables": 10**40}), "num_variables", id="json-huge-size"),
-    pytest.param("json", _json(lambda o: {**o, "__class__": "os.system"}), "unknown key", id="json-extra-key"),
-    pytest.param("json", lambda text: "[" * 100_000 + "]" * 100_000, "nested too deeply", id="json-nesting-huge"),
-    pytest.param("json", lambda text: '{"a": ' + "9" * 5000 + "}", "digits", id="json-int-huge"),
-    pytest.param("ising", _json(lambda o: {**o, "J": o["J"] + [["zz", "yy", 1.0]]}), "'zz'",
-                 id="ising-variables-not-in-h"),
-    pytest.param("ising", _json(lambda o: {**o, "J": o["J"] + [o["J"][0][1::-1] + [1.0]]}), "twice",
-                 id="ising-interaction-repeated"),
-    pytest.param("ising", _json(lambda o: {**o, "J": [[o["J"][0][0], o["J"][0][0], 1.0]]}),
-                 "two different variables", id="ising-self-loop"),
-    pytest.param("ising", _json(lambda o: {**o, "h": {k: True for k in o["h"]}}), "True", id="ising-bias-bool"),
-    pytest.param("ising", _json(lambda o: {**o, "offset": None}), "None", id="ising-offset-null"),
-    pytest.param("ising", _json(lambda o: {**o, "h": [1.0]}), '"h" must map labels', id="ising-h-list"),
-    pytest.param("qubo", lambda text: "\n".join("p qubo 0 1000000000000000 " + " ".join(line.split()[4:])
-                                               if line.startswith("p ") else line for line in text.splitlines()),
-                 "announces more variables", id="qubo-huge-max-nodes"),
-    pytest.param("qubo", lambda text: "p qubo 0 -3 0 0\n", "announces more variables", id="qubo-negative-size"),
-    pytest.param("qubo", lambda text: "c offset\n" + text, "line 1: expected 'c offset NUMBER'",
-                 id="qubo-offset-missing"),
-    pytest.param("qubo", lambda text: "p qubo 0 " + "9" * 5000 + " 1 0\n0 0 1\n", "digits", id="qubo-int-huge"),
-]
-
-
-@pytest.mark.parametrize("fmt, edit, message", HOSTILE_JSON)
-def test_hostile_text_files(tmp_path, good_files, fmt, edit, message):
-    path = tmp_path / f"hostile.{fmt}"
-    path.write_text(edit(good_files[fmt].read_text()))
-    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, fmt), str(path), f"'{fmt}'", message)
-
-
-@pytest.mark.parametrize("path, fmt, error, names", [
-    pytest.param(None, "bqm", TypeError, ["path", "NoneType"], id="path-none"),
-    pytest.param(3, "bqm", TypeError, ["path", "int"], id="path-int"),
-    pytest.param("x.bqm", ["bqm"], ValueError, ["format", "bqm, json"], id="format-list"),
-    pytest.param("x.bqm", None, ValueError, ["format None"], id="format-none"),
-])
-def test_bad_loader_arguments(path, fmt, error, names):
-    assert_raises_clearly(error, lambda: load_qubo_file(path, fmt), *names)
-
-
-# Writers are atomic
-
-
-def _failing(writer):
-    """`writer`, which then leaves half a file and fails as a full disk does."""
-    def write(obj, path):
-        writer(obj, path)
-        data = path.read_bytes()
-        path.write_bytes(data[:len(data) // 2])
-        raise OSError(28, "No space left on device")
-    return write
-
-
-WRITES = [pytest.param("qubo", fmt, id=f"qubo-{fmt}") for fmt in QUBO_FORMATS] + [
-    pytest.param("problem", fmt, id=f"model-{fmt}") for fmt in PROBLEM_FORMATS]
-
-
-@pytest.mark.parametrize("what, fmt", WRITES)
-def test_a_failed_write_leaves_the_target_untouched(tmp_path, monkeypatch, atleast_problem, atleast_qubo, what, fmt):
-    table = export_module._QUBO_WRITERS if what == "qubo" else export_module._PROBLEM_WRITERS
-    monkeypatch.setitem(table, fmt, _failing(table[fmt]))
-    target = tmp_path / f"out.{fmt}"
-    target.write_text("the previous export")
-    assert_raises_clearly(OSError, lambda: (atleast_qubo if what == "qubo" else atleast_problem).export(target, fmt), str(target), "No space left")
-    assert target.read_text() == "the previous export"
-    assert sorted(tmp_path.iterdir()) == [target]  # no temporary file left behind
-
-
-def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, atleast_qubo):
-    def interrupted(obj, path):
-        path.write_text("half")
-        raise KeyboardInterrupt
-
-    monkeypatch.setitem(export_module._QUBO_WRITERS, "json", interrupted)
-    with pytest.raises(KeyboardInterrupt):
-        atleast_qubo.export(tmp_path / "out.json", "json")
-    assert list(tmp_path.iterdir()) == []
-
-
-@pytest.mark.parametrize("target, error, names", [
-    pytest.param("no/such/folder/out.bqm", FileNotFoundError, ["no/such/folder", "does not exist"],
-                 id="parent-missing"),
-    pytest.param(".", IsADirectoryError, ["is a folder"], id="target-is-a-folder"),
-    pytest.param("file.txt/out.bqm", FileNotFoundError, ["file.txt", "does not exist"], id="parent-is-a-file"),
-])
-def test_writing_to_a_bad_place(tmp_path, atleast_qubo, target, error, names):
-    (tmp_path / "file.txt").write_text("x")
-    before = sorted(tmp_path.iterdir())
-    assert_raises_clearly(error, lambda: atleast_qubo.export(tmp_path / target, "bqm"), *names)
-    assert sorted(tmp_path.iterdir()) == before
-
-
 # Backend configs
 
 
@@ -554,6 +243,8 @@ def csvs(tmp_path_factory):
         paths[name] = folder / f"{name}.csv"
         paths[name].write_bytes(data)
     paths["missing"] = folder / "missing.csv"
+    paths["truncated-gz"] = folder / "truncated.csv.gz"
+    paths["truncated-gz"].write_bytes(gzip.compress(paths["good"].read_bytes())[:60])
     return paths
 
 
@@ -583,7 +274,13 @@ CLI = [
     pytest.param(INSPECT + _csv("empty"), 2, ["empty.csv", "cannot read CSV"], id="inspect-empty-csv"),
     pytest.param(INSPECT + _csv("random"), 2, ["random.csv", "cannot read CSV"], id="inspect-random-bytes-csv"),
     pytest.param(INSPECT + _csv("ragged"), 2, ["ragged.csv", "cannot read CSV"], id="inspect-ragged-csv"),
+    pytest.param(INSPECT + _csv("truncated-gz"), 2, ["truncated.csv.gz", "cannot read CSV"],
+                 id="inspect-truncated-gzip-csv"),
     pytest.param(INSPECT + ["--csv", "{tmp}", "--label", "y"], 2, ["is a folder"], id="inspect-csv-a-folder"),
+    pytest.param(INSPECT + _csv("text", "color"), 2, ["3 distinct values", "pass --positive VALUE"],
+                 id="inspect-three-classes-need-positive"),
+    pytest.param(INSPECT + _csv("good") + ["--positive", "maybe"], 2, ["--positive 'maybe'", "column 'y'"],
+                 id="inspect-positive-not-a-value"),
     pytest.param(FIT + ["--config", "{tmp}/missing.toml"], 2, ["missing.toml", "does not exist"],
                  id="fit-config-missing"),
     pytest.param(SOLVE + ["--config", "{tmp}"], 2, ["is a folder"], id="solve-config-a-folder"),
@@ -621,6 +318,32 @@ def test_bad_command_lines(capsys, tmp_path, csvs, argv, code, names):
     assert len(lines) == 1 and lines[0].startswith("boolrules: error: "), err
     for name in names:
         assert name in lines[0], err
+
+
+LOAD_CSV = [
+    pytest.param("missing", {}, FileNotFoundError, ["missing.csv", "does not exist"], id="missing"),
+    pytest.param("empty", {}, ValueError, ["empty.csv", "cannot read CSV"], id="empty"),
+    pytest.param("random", {}, ValueError, ["random.csv", "cannot read CSV"], id="random-bytes"),
+    pytest.param("ragged", {}, ValueError, ["ragged.csv", "cannot read CSV"], id="ragged"),
+    pytest.param("truncated-gz", {}, ValueError, ["truncated.csv.gz", "cannot read CSV"], id="truncated-gz"),
+    pytest.param("good", {"label": "churn"}, ValueError, ["'churn'", "good.csv", "its columns: a, b, y"],
+                 id="label-column-missing"),
+    pytest.param("one-class", {}, ValueError, ["'y'", "1 distinct value"], id="one-class"),
+    pytest.param("label-only", {}, ValueError, ["no feature columns", "'y'"], id="label-only"),
+    pytest.param("text", {"label": "color"}, ValueError, ["'color'", "3 distinct values", "pass positive VALUE"],
+                 id="three-classes-need-positive"),
+    pytest.param("good", {"positive": "maybe"}, ValueError, ["positive 'maybe'", "column 'y'", "no, yes"],
+                 id="positive-not-a-value"),
+    pytest.param("good", {"positive": "maybe", "positive_name": "--positive"}, ValueError, ["--positive 'maybe'"],
+                 id="positive-named-by-the-caller"),
+    pytest.param(None, {}, TypeError, ["path", "NoneType"], id="path-none"),
+]
+
+
+@pytest.mark.parametrize("name, kwargs, error, names", LOAD_CSV)
+def test_bad_csv_files(csvs, name, kwargs, error, names):
+    path = csvs[name] if name else None
+    assert_raises_clearly(error, lambda: load_csv(path, **{"label": "y", **kwargs}), *names)
 
 
 def test_text_columns_are_binarized(capsys, csvs):

@@ -13,7 +13,7 @@ from boolrules import cli
 from boolrules.backends import Result
 from boolrules.backends.ilp import IlpBackend
 from boolrules.cli import EXPORT_FORMATS, main
-from boolrules.formulations.export import (
+from boolrules.formats import (
     LOAD_FORMATS,
     PROBLEM_FORMATS,
     QUBO_FORMATS,
@@ -78,6 +78,7 @@ def test_fit_operators_metric_and_config_on_a_csv(capsys, csv):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "churn == yes is positive (the second of its 2 values" in out and "f1: train" in out
+    assert "dropped:    1 rows with missing values" in out
     assert "non-local:" in out and "to highs" in out
 
 

@@ -1,13 +1,15 @@
-"""Tests of boolrules.datasets: counts of SOURCES.md, readable names, where files are looked for."""
+"""Tests of boolrules.datasets: counts of SOURCES.md, readable names, where files are looked for, CSV files."""
 
 import dataclasses
+import gzip
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from boolrules import datasets
-from boolrules.datasets import DATASETS, Dataset, load_dataset
+from boolrules import QuantileBinarizer, datasets
+from boolrules.datasets import DATASETS, Dataset, load_csv, load_dataset
 
 # name -> (rows after row handling, positives, raw feature columns), from SOURCES.md and the paper.
 EXPECTED = {
@@ -68,6 +70,11 @@ def test_num_bins_is_passed_on():
     assert load_dataset("parkinsons", num_bins=4).X.shape[1] <= 22 * 4
 
 
+def test_incomplete_rows_are_counted():
+    assert load_dataset("home_equity").dropped_rows == 5960 - 3364
+    assert load_dataset("breast_cancer").dropped_rows == 0
+
+
 def test_dataset_is_frozen():
     data = load_dataset("parkinsons")
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -115,3 +122,55 @@ def test_missing_file_lists_every_place(tmp_path, monkeypatch):
         datasets._find_file("no-such-file.csv.gz", None)
     for place in datasets._data_dirs(None):
         assert str(place / "no-such-file.csv.gz") in str(error.value)
+
+
+# CSV files
+
+
+@pytest.fixture
+def churn_csv(tmp_path):
+    """40 rows: a number, a text column, a four-valued grade and the yes/no label churn; row 3 lacks `a`."""
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=40)
+    frame = pd.DataFrame({"a": a, "color": rng.choice(["red", "blue", "green"], 40), "grade": rng.integers(0, 4, 40),
+                          "churn": np.where(a > 0, "yes", "no")})
+    frame.loc[3, "a"] = np.nan
+    path = tmp_path / "churn.csv"
+    frame.to_csv(path, index=False)
+    return path, frame.drop(index=3).reset_index(drop=True)
+
+
+def test_load_csv_binarizes_the_complete_rows(churn_csv):
+    path, complete = churn_csv
+    data = load_csv(path, "churn")
+    assert isinstance(data, Dataset) and data.name == str(path)
+    assert data.positive == "yes" and data.dropped_rows == 1  # the second of the two values in sorted order
+    np.testing.assert_array_equal(data.y, (complete["churn"] == "yes").to_numpy())
+    assert data.y.dtype == np.uint8 and data.X.dtype == np.uint8
+    raw = complete.drop(columns="churn")
+    pd.testing.assert_frame_equal(data.raw, raw)
+    binarizer = QuantileBinarizer()
+    np.testing.assert_array_equal(data.X, binarizer.fit_transform(raw))
+    assert data.feature_names == binarizer.get_feature_names_out().tolist()
+
+
+@pytest.mark.parametrize("positive, expected", [("no", "no"), ("3.0", 3), (3, 3), ("2", 2)])
+def test_load_csv_positive_names_a_value_by_text_or_number(churn_csv, positive, expected):
+    path, complete = churn_csv
+    label = "churn" if expected == "no" else "grade"
+    data = load_csv(path, label, positive)
+    assert data.positive == expected and type(data.positive) is type(expected)
+    np.testing.assert_array_equal(data.y, (complete[label] == expected).to_numpy())
+    assert label not in data.raw.columns
+
+
+def test_load_csv_passes_num_bins_on(churn_csv):
+    path, _ = churn_csv
+    assert load_csv(path, "churn", num_bins=2).X.shape[1] < load_csv(path, "churn").X.shape[1]
+
+
+def test_load_csv_reads_gzip(churn_csv, tmp_path):
+    path, _ = churn_csv
+    packed = tmp_path / "churn.csv.gz"
+    packed.write_bytes(gzip.compress(path.read_bytes()))
+    np.testing.assert_array_equal(load_csv(packed, "churn").X, load_csv(path, "churn").X)

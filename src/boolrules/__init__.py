@@ -7,7 +7,7 @@ Rules (`boolrules.rules`) are learned by a native simulated-annealing search
 """
 
 from .data import QuantileBinarizer
-from .datasets import Dataset, load_dataset
+from .datasets import Dataset, load_csv, load_dataset
 from .depth_one_classifier import DepthOneClassifier
 from .localsearch import RuleClassifier
 from .rules import (
@@ -45,6 +45,7 @@ __all__ = [
     "Zero",
     "from_dict",
     "from_json",
+    "load_csv",
     "load_dataset",
     "parse",
 ]

@@ -12,19 +12,16 @@ import math
 import sys
 import time
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from .backends import Backend, backend_names
 from .backends.base import unseeded
 from .backends.config import backend_from_spec, load_backend
-from .data import QuantileBinarizer
-from .datasets import DATASETS, load_dataset
+from .datasets import DATASETS, Dataset, load_csv, load_dataset
+from .formats import PROBLEM_FORMATS, QUBO_FORMATS
 from .formulations import depth_one
-from .formulations.export import PROBLEM_FORMATS, QUBO_FORMATS
 from .formulations.qubo_problem import PENALTY_MODES
 from .metrics import METRICS, score_counts
 from .rules import OPERATORS
@@ -53,120 +50,44 @@ class SolverFailure(Exception):
 # Data
 
 
-@dataclass(frozen=True, eq=False)
-class _Data:
-    """A named dataset or a CSV file: raw feature columns, 0/1 labels and the binarized features."""
-
-    name: str
-    raw: pd.DataFrame
-    y: np.ndarray
-    X: np.ndarray
-    feature_names: list[str]
-    label: dict | None = None  # CSV only: {"column", "positive", "default"}
-    dropped: int = 0  # incomplete CSV rows left out
-
-
-def _load_data(args) -> _Data:
+def _load_data(args) -> Dataset:
     """The data that `--dataset` or `--csv/--label/--positive` name."""
     if args.csv is None:
         if args.label is not None or args.positive is not None:
             raise UsageError("--label and --positive go with --csv PATH")
-        data = load_dataset(args.dataset or "breast_cancer")
-        return _Data(data.name, data.raw, data.y, data.X, data.feature_names)
+        return load_dataset(args.dataset or "breast_cancer")
     if args.label is None:
         raise UsageError("--csv needs --label COLUMN, the column that holds the class")
-    return _read_csv(Path(args.csv), args.label, args.positive)
+    return load_csv(args.csv, args.label, args.positive, positive_name="--positive")
 
 
-def _read_csv(path: Path, label: str, positive: str | None) -> _Data:
-    """Read a CSV, drop incomplete rows (as `load_dataset` does), label rows `label == positive` and
-    binarize the other columns with `QuantileBinarizer`."""
-    if not path.is_file():
-        raise UsageError(f"CSV file {path} " + ("is a folder" if path.is_dir() else "does not exist"))
-    try:
-        frame = pd.read_csv(path)
-    except (OSError, ValueError) as err:
-        raise UsageError(f"cannot read CSV file {path}: {str(err).strip()}") from err
-    if label not in frame.columns:
-        raise UsageError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
-    if frame.shape[1] < 2:
-        raise UsageError(f"{path} has no feature columns besides the label {label!r}")
-    complete = frame.notna().all(axis=1).to_numpy()
-    frame = frame[complete].reset_index(drop=True)
-    values = _sorted_values(frame[label])
-    if len(values) < 2:
-        raise UsageError(f"column {label!r} of {path} holds {len(values)} distinct value(s) in complete rows; "
-                         "a classifier needs two classes")
-    if positive is None:
-        if len(values) != 2:
-            raise UsageError(f"column {label!r} has {len(values)} distinct values, not 2: pass --positive VALUE to "
-                             f"name the positive class (values: {_some(values)})")
-        chosen, default = values[1], True
-    else:
-        matches = [value for value in values if _matches(value, positive)]
-        if not matches:
-            raise UsageError(f"--positive {positive!r} is not a value of column {label!r} (values: {_some(values)})")
-        chosen, default = matches[0], False
-    y = (frame[label] == chosen).to_numpy().astype(np.uint8)
-    raw = frame.drop(columns=label)
-    binarizer = QuantileBinarizer()
-    X = binarizer.fit_transform(raw)
-    return _Data(str(path), raw, y, X, binarizer.get_feature_names_out().tolist(),
-                 {"column": label, "positive": chosen, "default": default}, int((~complete).sum()))
-
-
-def _sorted_values(column: pd.Series) -> list:
-    values = column.unique().tolist()
-    try:
-        return sorted(values)
-    except TypeError:  # mixed types: order by text
-        return sorted(values, key=str)
-
-
-def _matches(value, text: str) -> bool:
-    """Does `--positive text` name `value`? By its text, or as a number for numeric values (1 == 1.0)."""
-    if str(value) == text:
-        return True
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            return float(text) == value
-        except ValueError:
-            return False
-    return False
-
-
-def _some(values: list, limit: int = 10) -> str:
-    shown = ", ".join(map(str, values[:limit]))
-    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
-
-
-def _data_info(data: _Data) -> dict:
+def _data_info(data: Dataset, args) -> dict:
     info = {"dataset": data.name, "rows": len(data.y), "binary_features": int(data.X.shape[1])}
-    if data.label is not None:
-        info["label"] = data.label
-        info["dropped_rows"] = data.dropped
+    if args.csv is not None:
+        info["label"] = {"column": args.label, "positive": data.positive, "default": args.positive is None}
+        info["dropped_rows"] = data.dropped_rows
     return info
 
 
-def _data_lines(data: _Data, detail: str, width: int = 12) -> list[str]:
+def _data_lines(data: Dataset, args, detail: str, width: int = 12) -> list[str]:
     lines = [f"{'dataset:':<{width}}{data.name} ({len(data.y)} rows, {detail})"]
-    if data.label is not None:
+    if args.csv is not None:
         how = (" (the second of its 2 values in sorted order; --positive VALUE picks another)"
-               if data.label["default"] else "")
-        lines.append(f"{'label:':<{width}}{data.label['column']} == {data.label['positive']} is positive{how}")
-        if data.dropped:
-            lines.append(f"{'dropped:':<{width}}{data.dropped} rows with missing values")
+               if args.positive is None else "")
+        lines.append(f"{'label:':<{width}}{args.label} == {data.positive} is positive{how}")
+        if data.dropped_rows:
+            lines.append(f"{'dropped:':<{width}}{data.dropped_rows} rows with missing values")
     return lines
 
 
-def _split(data: _Data, args):
+def _split(data: Dataset, args):
     """The stratified train/test split of the raw columns (binarized later, on the training rows)."""
     from sklearn.model_selection import train_test_split
 
     return train_test_split(data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed)
 
 
-def _problem(args, data: _Data):
+def _problem(args, data: Dataset):
     """The depth-one problem on all rows, or on `--max-samples` of them drawn with `--seed`."""
     rows = np.arange(len(data.y))
     if args.max_samples is not None and args.max_samples < len(rows):
@@ -294,7 +215,7 @@ def _fit(args) -> int:
         clf.fit(X_train, y_train)
     seconds = time.perf_counter() - start
     result = {
-        **_data_info(data),
+        **_data_info(data, args),
         "rule": clf.rule_text_,
         "rule_indices": str(clf.best_rule_),
         "complexity": clf.best_rule_.complexity,
@@ -312,7 +233,7 @@ def _fit(args) -> int:
     if args.json:
         _print_json(result)
         return 0
-    print("\n".join(_data_lines(data, "binarized on the training split")))
+    print("\n".join(_data_lines(data, args, "binarized on the training split")))
     print(f"rule:       {result['rule']}")
     print(f"complexity: {result['complexity']}")
     print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
@@ -348,7 +269,7 @@ def _solve(args) -> int:
         step("scoring the rule")
         r = clf.result_
         result = {
-            **_data_info(data),
+            **_data_info(data, args),
             "train_rows": len(y_train),
             "test_rows": len(y_test),
             "problem_rows": min(len(y_train), args.max_samples or len(y_train)),
@@ -378,7 +299,7 @@ def _solve(args) -> int:
     rows = f"{result['train_rows']} train, {result['test_rows']} test"
     if result["problem_rows"] < result["train_rows"]:
         rows += f"; the problem takes {result['problem_rows']} training rows"
-    print("\n".join(_data_lines(data, rows)))
+    print("\n".join(_data_lines(data, args, rows)))
     print(f"problem:    {result['operator']} with {args.min_num_literals}..{args.max_num_literals} literals, "
           f"λ = {args.lam:g}")
     print(f"backend:    {backend.name}")
@@ -404,13 +325,13 @@ def _inspect(args) -> int:
         formulation = problem.summary()
         step("compiling the QUBO")
         qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty).summary()
-    result = {**_data_info(data), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo}
+    result = {**_data_info(data, args), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo}
     if args.json:
         _print_json(result)
         return 0
     f = formulation
     lo, hi = f["coefficient_range"]
-    print("\n".join(_data_lines(data, f"the problem takes {len(rows)}; {f['features']} binary features", 13)))
+    print("\n".join(_data_lines(data, args, f"the problem takes {len(rows)}; {f['features']} binary features", 13)))
     print(f"problem:     {f['operator']} with {f['min_num_literals']}..{f['max_num_literals']} literals, "
           f"λ = {f['lam']:g}; {f['positive_samples']} positive, {f['negative_samples']} negative samples")
     print(f"variables:   {f['num_variables']} (paper: {f['paper_num_variables']}): {_counts(f['variables'])}")
@@ -453,7 +374,7 @@ def _export(args) -> int:
         sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions}
         what = (f"the {problem.label} QUBO: {sizes['num_variables']} variables, {sizes['num_interactions']} "
                 f"interactions")
-    result = {**_data_info(data), "problem_rows": len(rows), "path": str(written), "format": args.format,
+    result = {**_data_info(data, args), "problem_rows": len(rows), "path": str(written), "format": args.format,
               "content": content, "bytes": written.stat().st_size, **sizes}
     if args.json:
         _print_json(result)

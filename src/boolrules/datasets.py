@@ -1,9 +1,11 @@
-"""Load the paper's benchmark datasets (Table 3) as 0/1 matrices with readable feature names.
+"""Load the paper's benchmark datasets (Table 3), or any labelled CSV file, as 0/1 matrices with
+readable feature names.
 
 Breast Cancer comes from scikit-learn; the other seven are the gzipped files described in
 ``shared/datasets/SOURCES.md``, found through ``data_dir``, the ``BOOLRULES_DATA`` environment
 variable, or a ``shared/datasets`` folder next to the working directory or the repository.
-Rows with missing values are dropped before binarizing, as in the paper (Section 6.2).
+``load_csv`` reads a CSV file with a header row and a label column. Rows with missing values are
+dropped before binarizing, as in the paper (Section 6.2).
 """
 
 import os
@@ -15,6 +17,7 @@ import pandas as pd
 from sklearn.datasets import load_breast_cancer
 
 from boolrules.data import QuantileBinarizer
+from boolrules.validation import check_path
 
 DATASETS = (
     "breast_cancer",
@@ -37,13 +40,19 @@ _GERMAN_COLUMNS = [
 
 @dataclass(frozen=True, eq=False)  # eq=False: comparing array fields with == is ambiguous
 class Dataset:
-    """A benchmark dataset: 0/1 features ``X``, labels ``y`` (1 = positive) and the raw columns."""
+    """A dataset: 0/1 features ``X``, labels ``y`` (1 = positive) and the raw columns of the complete rows.
+
+    ``dropped_rows`` rows with missing values were left out; ``positive`` is the label value read as
+    the positive class (``load_csv``; None for the named datasets, whose classes are fixed).
+    """
 
     X: np.ndarray
     y: np.ndarray
     feature_names: list[str]
     raw: pd.DataFrame
     name: str
+    positive: object = None
+    dropped_rows: int = 0
 
 
 def load_dataset(name, data_dir=None, num_bins=10):
@@ -63,11 +72,81 @@ def load_dataset(name, data_dir=None, num_bins=10):
     complete = frame.notna().all(axis=1).to_numpy()
     if not complete.any():
         raise ValueError(f"dataset {name!r} has no complete rows" + ("" if name == "breast_cancer" else f" in {path}"))
-    raw = frame[complete].reset_index(drop=True)
+    return _binarized(frame[complete], np.asarray(positive)[complete], name, num_bins, dropped=(~complete).sum())
+
+
+def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive"):
+    """Load a CSV file with a header row: drop incomplete rows, label rows ``label == positive`` 1 and
+    binarize the other columns.
+
+    ``positive`` defaults to the second of the label's two values in sorted order (more values need
+    it); it names a value by its text too, or as a number (``"1"`` names 1.0). Errors name the
+    argument as ``positive_name`` (a caller's own name for it, such as a command-line option).
+    """
+    path = check_path(path, "path")
+    if not path.is_file():
+        raise FileNotFoundError(f"CSV file {path} " + ("is a folder" if path.is_dir() else "does not exist"))
+    try:
+        frame = pd.read_csv(path)
+    except (OSError, EOFError, ValueError) as err:  # unreadable, corrupt gzip, not CSV
+        raise ValueError(f"cannot read CSV file {path}: {str(err).strip()}") from err
+    if label not in frame.columns:
+        raise ValueError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
+    if frame.shape[1] < 2:
+        raise ValueError(f"{path} has no feature columns besides the label {label!r}")
+    complete = frame.notna().all(axis=1).to_numpy()
+    frame = frame[complete]
+    values = _sorted_values(frame[label])
+    if len(values) < 2:
+        raise ValueError(f"column {label!r} of {path} holds {len(values)} distinct value(s) in complete rows; "
+                         "a classifier needs two classes")
+    if positive is None:
+        if len(values) != 2:
+            raise ValueError(f"column {label!r} has {len(values)} distinct values, not 2: pass {positive_name} VALUE "
+                             f"to name the positive class (values: {_some(values)})")
+        chosen = values[1]
+    else:
+        matches = [value for value in values if _names(positive, value)]
+        if not matches:
+            raise ValueError(f"{positive_name} {positive!r} is not a value of column {label!r} "
+                             f"(values: {_some(values)})")
+        chosen = matches[0]
+    return _binarized(frame.drop(columns=label), frame[label] == chosen, str(path), num_bins, chosen,
+                      (~complete).sum())
+
+
+def _binarized(frame, positive, name, num_bins, chosen=None, dropped=0) -> Dataset:
+    """The `Dataset` of the complete rows `frame` with labels `positive` (a boolean mask)."""
+    raw = frame.reset_index(drop=True)
     binarizer = QuantileBinarizer(num_bins=num_bins)
     X = binarizer.fit_transform(raw)
-    y = np.asarray(positive)[complete].astype(np.uint8)
-    return Dataset(X, y, binarizer.get_feature_names_out().tolist(), raw, name)
+    y = np.asarray(positive).astype(np.uint8)
+    return Dataset(X, y, binarizer.get_feature_names_out().tolist(), raw, name, chosen, int(dropped))
+
+
+def _sorted_values(column: pd.Series) -> list:
+    values = column.unique().tolist()
+    try:
+        return sorted(values)
+    except TypeError:  # mixed types: order by text
+        return sorted(values, key=str)
+
+
+def _names(positive, value) -> bool:
+    """Does `positive` name the label value `value`? By its text, or as a number for numeric values (1 == 1.0)."""
+    if str(value) == str(positive):
+        return True
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return float(positive) == value
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def _some(values: list, limit: int = 10) -> str:
+    shown = ", ".join(map(str, values[:limit]))
+    return shown + (f", ... ({len(values)} in all)" if len(values) > limit else "")
 
 
 def _find_file(filename, data_dir):
@@ -86,9 +165,7 @@ def _find_file(filename, data_dir):
 def _data_dirs(data_dir):
     """Where to look: ``data_dir``, else ``$BOOLRULES_DATA``, else ``shared/datasets`` nearby."""
     if data_dir is not None:
-        if not isinstance(data_dir, (str, os.PathLike)):
-            raise TypeError(f"data_dir must be a str or os.PathLike, got {type(data_dir).__name__}")
-        return [Path(data_dir)]
+        return [check_path(data_dir, "data_dir")]
     if os.environ.get("BOOLRULES_DATA"):
         return [Path(os.environ["BOOLRULES_DATA"])]
     repo_root = Path(__file__).resolve().parents[2]  # src/boolrules/datasets.py -> repository

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["check_bool", "check_integer", "check_number"]
+__all__ = ["check_bool", "check_integer", "check_number", "check_path"]
 
 
 def check_bool(value, name: str) -> bool:
@@ -39,3 +41,10 @@ def check_number(value, name: str, low: float | None = None) -> float:
     if low is not None and value < low:
         raise ValueError(f"{name} must be >= {low}, got {value}")
     return value
+
+
+def check_path(value, name: str) -> Path:
+    """`value` as a `Path`, or TypeError naming `name` unless it is a str or os.PathLike."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a str or os.PathLike, got {type(value).__name__}")
+    return Path(value)

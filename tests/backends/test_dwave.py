@@ -8,8 +8,8 @@ from dwave.system.testing import MockDWaveSampler
 
 from boolrules.backends import dwave, get_backend
 from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, require_token
+from boolrules.formats import to_cqm
 from boolrules.formulations import depth_one
-from boolrules.formulations.export import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
 
 from ..fakes import ClosableHybrid, Failing, FakeCqmSampler, FakeHybrid, WithMinimum
@@ -163,7 +163,8 @@ def standard_form_violations(form, x):
 @pytest.mark.parametrize("operator", ["Or", "And", "AtLeast", "AtMost", "Choose"])
 def test_cqm_round_trips_the_standard_form(operator):
     problem = planted(10, 3, operator, lam=0.1)
-    form, cqm = problem.standard_form, to_cqm(problem)
+    form = problem.standard_form
+    cqm = to_cqm(form)
     assert list(cqm.constraints) == form.row_names
     integer = [v for v in cqm.variables if cqm.vartype(v) is dimod.INTEGER]
     assert integer == (["k"] if problem.parameterized else [])

@@ -7,7 +7,7 @@ from qiskit.quantum_info import Statevector
 
 from boolrules.backends import get_backend
 from boolrules.backends.qaoa import QAOA_PRESET, QAOASampler
-from boolrules.formulations.to_qiskit import ising_operator, qaoa_circuit, quadratic_program
+from boolrules.formats.qiskit import ising_operator, qaoa_circuit, quadratic_program
 from boolrules.formulations import depth_one
 
 FAST = {"maxiter": 10, "seed": 1}  # a few COBYLA steps: these tests check plumbing, not QAOA quality

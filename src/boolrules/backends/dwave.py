@@ -21,7 +21,7 @@ from dwave.system import (
     LeapHybridSampler,
 )
 
-from ..formulations.export import to_cqm
+from ..formats import to_cqm
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
 from .base import Backend, Result, register_backend, unknown_options
@@ -175,7 +175,7 @@ class LeapCqmBackend(Backend):
         options = self.call_options(options)
         start = time.perf_counter()
         sampler = self.sampler
-        cqm = to_cqm(problem)
+        cqm = to_cqm(problem.standard_form)
         _at_least_the_minimum_time(self.name, cqm, sampler, options["time_limit"])
         params = {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}
         try:

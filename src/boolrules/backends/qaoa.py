@@ -16,7 +16,7 @@ from qiskit_optimization.algorithms import MinimumEigenOptimizer
 from qiskit_optimization.minimum_eigensolvers import QAOA
 from qiskit_optimization.optimizers import COBYLA, NELDER_MEAD
 
-from ..formulations.to_qiskit import quadratic_program
+from ..formats.qiskit import quadratic_program
 from ..validation import check_integer
 from .base import register_backend
 from .sampler import HEURISTIC, Preset

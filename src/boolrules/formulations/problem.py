@@ -180,8 +180,8 @@ class DepthOneProblem:
         )
 
     def export(self, path, format):
-        """Write the Pyomo model to `path` as "lp" or "mps" (`formulations.export`)."""
-        from .export import export_problem
+        """Write the Pyomo model to `path` as "lp" or "mps" (`boolrules.formats`)."""
+        from ..formats import export_problem
 
         return export_problem(self, path, format)
 

@@ -241,8 +241,8 @@ class QuboProblem:
         return list(zip(self.form.row_names, layout.low.tolist(), layout.high.tolist()))
 
     def export(self, path, format):
-        """Write the QUBO to `path` in one of `formulations.export.QUBO_FORMATS`."""
-        from .export import export_qubo
+        """Write the QUBO to `path` in one of `boolrules.formats.QUBO_FORMATS`."""
+        from ..formats import export_qubo
 
         return export_qubo(self, path, format)
 

@@ -1,0 +1,147 @@
+"""One checked reader per QUBO file format (`READERS`): each reads a file and raises ValueError on
+anything but a well-formed model, before building it; nothing is unpickled."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dimod
+import numpy as np
+
+from .dimod_files import check_pairs, finite, labels_from_json, read_bqm, read_cqm
+
+__all__ = ["READERS"]
+
+
+def _checked_bqm(bqm: dimod.BinaryQuadraticModel) -> dimod.BinaryQuadraticModel:
+    linear, (_, _, quadratic), offset = bqm.to_numpy_vectors()
+    finite(np.concatenate([linear, quadratic, [offset]]), "biases")
+    return bqm
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except RecursionError:
+        raise ValueError("its JSON is nested too deeply") from None
+
+
+def _load_bqm(path: Path):
+    return read_bqm(path.read_bytes())
+
+
+def _load_cqm(path: Path):
+    return read_cqm(path.read_bytes())
+
+
+_JSON_KEYS = {"type", "version", "use_bytes", "index_type", "bias_type", "num_variables", "num_interactions",
+              "variable_labels", "variable_type", "offset", "info", "linear_biases", "quadratic_biases",
+              "quadratic_head", "quadratic_tail"}
+
+
+def _load_json(path: Path):
+    obj = _read_json(path)
+    if not isinstance(obj, dict) or obj.get("type") != "BinaryQuadraticModel":
+        raise ValueError('it is not a serialized dimod BQM (no "type": "BinaryQuadraticModel")')
+    if set(obj) - _JSON_KEYS:
+        raise ValueError(f"unknown key(s) {sorted(set(obj) - _JSON_KEYS)}; a serialized BQM has "
+                         f"{', '.join(sorted(_JSON_KEYS))}")
+    if obj.get("version") != {"bqm_schema": "3.0.0"} or obj.get("use_bytes") is not False:
+        raise ValueError("only bqm_schema 3.0.0 without bytes is read")
+    if obj.get("variable_type") not in ("BINARY", "SPIN"):
+        raise ValueError(f"variable_type must be BINARY or SPIN, got {obj.get('variable_type')!r}")
+    labels, linear = obj.get("variable_labels"), obj.get("linear_biases")
+    head, tail, quadratic = obj.get("quadratic_head"), obj.get("quadratic_tail"), obj.get("quadratic_biases")
+    if not all(isinstance(v, list) for v in (labels, linear, head, tail, quadratic)):
+        raise ValueError("variable_labels, linear_biases, quadratic_head/tail/biases must be lists")
+    if not len(labels) == len(linear) == obj.get("num_variables"):
+        raise ValueError("variable_labels, linear_biases and num_variables disagree")
+    if not len(head) == len(tail) == len(quadratic) == obj.get("num_interactions"):
+        raise ValueError("quadratic_head, quadratic_tail, quadratic_biases and num_interactions disagree")
+    index = finite(head + tail, "quadratic_head and quadratic_tail")
+    if len(index) and (np.any(index != np.round(index)) or index.min() < 0 or index.max() >= len(labels)):
+        raise ValueError(f"quadratic_head and quadratic_tail must be variable indices 0..{len(labels) - 1}")
+    labels = labels_from_json(labels, len(labels), "variable_labels")
+    head, tail = np.asarray(head, dtype=np.int64), np.asarray(tail, dtype=np.int64)
+    check_pairs(head, tail, "quadratic_head and quadratic_tail")
+    linear, quadratic = finite(linear, "linear_biases"), finite(quadratic, "quadratic_biases")
+    offset = finite([obj.get("offset")], "offset")[0]
+    return dimod.BinaryQuadraticModel.from_numpy_vectors(linear, (head, tail, quadratic), offset,
+                                                         obj["variable_type"], variable_order=labels)
+
+
+def _load_ising(path: Path):
+    obj = _read_json(path)
+    if not isinstance(obj, dict) or set(obj) != {"h", "J", "offset"}:
+        raise ValueError('an Ising file holds exactly {"h": {...}, "J": [[u, v, bias], ...], "offset": number}')
+    h, J = obj["h"], obj["J"]
+    if not isinstance(h, dict) or not isinstance(J, list) or not all(
+        isinstance(t, list) and len(t) == 3 and all(isinstance(v, str) for v in t[:2]) for t in J
+    ):
+        raise ValueError('"h" must map labels to biases and "J" be a list of [u, v, bias]')
+    finite(list(h.values()) + [t[2] for t in J] + [obj["offset"]], "h, J and offset")
+    pairs = [frozenset(t[:2]) for t in J]
+    for u, v, _ in J:
+        if u == v or u not in h or v not in h:
+            raise ValueError(f'"J" joins {u!r} and {v!r}: it must join two different variables of "h"')
+    if len(set(pairs)) != len(pairs):
+        raise ValueError('"J" gives an interaction twice')
+    return _checked_bqm(dimod.BinaryQuadraticModel.from_ising(h, {(u, v): b for u, v, b in J}, obj["offset"]))
+
+
+def _load_qbsolv(path: Path):
+    header, offset, rows = None, 0.0, []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if fields[0] == "c":
+            if fields[1:2] == ["offset"]:
+                if len(fields) != 3:
+                    raise ValueError(f"line {number}: expected 'c offset NUMBER', got {line!r}")
+                offset = float(fields[2])
+        elif fields[0] == "p":
+            if header is not None or len(fields) != 6 or fields[1] != "qubo":
+                raise ValueError(f"line {number}: expected one header 'p qubo 0 maxNodes nNodes nCouplers'")
+            header = [int(v) for v in fields[2:]]
+        elif header is None:
+            raise ValueError(f"line {number}: data before the 'p qubo' header")
+        elif len(fields) != 3:
+            raise ValueError(f"line {number}: expected 'i j bias', got {line!r}")
+        else:
+            rows.append(fields)
+    if header is None:
+        raise ValueError("no 'p qubo' header")
+    _, max_nodes, num_nodes, num_couplers = header
+    if min(header) < 0 or max_nodes > num_nodes + 2 * num_couplers:
+        raise ValueError(f"the header 'p qubo {' '.join(map(str, header))}' announces more variables than its "
+                         "nodes and couplers can name, or a negative count")
+    data = np.array(rows, dtype=float).reshape(-1, 3)
+    i, j, bias = data[:, 0], data[:, 1], finite(data[:, 2], "biases")
+    if np.any(i != np.round(i)) or np.any(j != np.round(j)) or np.any((data[:, :2] < 0) | (data[:, :2] >= max_nodes)):
+        raise ValueError(f"variable numbers must be integers 0..{max_nodes - 1}")
+    diagonal = i == j
+    if diagonal.sum() != num_nodes or (~diagonal).sum() != num_couplers:
+        raise ValueError(f"the header announces {num_nodes} nodes and {num_couplers} couplers, the file has "
+                         f"{diagonal.sum()} and {(~diagonal).sum()}")
+    linear = np.zeros(max_nodes)
+    np.add.at(linear, i[diagonal].astype(np.int64), bias[diagonal])
+    quadratic = (i[~diagonal].astype(np.int64), j[~diagonal].astype(np.int64), bias[~diagonal])
+    return dimod.BinaryQuadraticModel.from_numpy_vectors(linear, quadratic, finite(offset, "offset"), "BINARY")
+
+
+def _load_lp(path: Path):
+    cqm = dimod.lp.load(str(path))
+    if not cqm.num_variables():  # HiGHS' LP reader reads text that is no LP as an empty model
+        raise ValueError("it defines no variables")
+    if cqm.constraints:
+        raise ValueError(f"it has {len(cqm.constraints)} constraints; a QUBO has none")
+    if any(cqm.vartype(v) is not dimod.BINARY for v in cqm.variables):
+        raise ValueError("every variable of a QUBO must be binary")
+    objective = cqm.objective
+    return _checked_bqm(dimod.BinaryQuadraticModel(objective.linear, objective.quadratic, objective.offset, "BINARY"))
+
+
+READERS = {"bqm": _load_bqm, "json": _load_json, "ising": _load_ising, "qubo": _load_qbsolv, "lp": _load_lp,
+           "cqm": _load_cqm}
