@@ -74,8 +74,8 @@ from dwave.samplers import SimulatedAnnealingSampler
 
 from boolrules import load_dataset
 from boolrules.backends import get_backend
-from boolrules.formats import to_cqm
 from boolrules.formulations import depth_one
+from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations.qubo import Penalties
 from boolrules.formulations.qubo_problem import CALIBRATED, calibrated_penalties
 from boolrules.metrics import balanced_sample_weight

@@ -165,7 +165,7 @@ def test_qubo_plot_of_many_variables_keeps_the_largest_bias_of_each_cell():
     Q = np.triu(rng.normal(size=(n, n)) * (rng.random((n, n)) < 0.002))
     labels = [f"b[{i}]" for i in range(n)]
     bqm = dimod.BinaryQuadraticModel(Q, "BINARY").relabel_variables(dict(enumerate(labels)), inplace=False)
-    qubo = SimpleNamespace(bqm=bqm, labels=labels)
+    qubo = SimpleNamespace(bqm=bqm, labels=labels, form=SimpleNamespace(label_block=np.full(n, "b")))
     (image,) = plot_qubo(qubo).images
     cells = Q.reshape(400, 3, 400, 3).transpose(0, 2, 1, 3).reshape(400, 400, 9)
     expected = np.take_along_axis(cells, np.abs(cells).argmax(axis=2)[..., None], axis=2)[..., 0]

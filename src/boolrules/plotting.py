@@ -83,10 +83,10 @@ def plot_pareto(results, ax=None):
     return ax
 
 
-def _blocks(labels) -> np.ndarray:
-    """The block of each QUBO label: its name before "[" or "#" (b, bt, eta, q, k), "slack" for s[...]."""
-    return np.array(["slack" if str(v).startswith("s[") else str(v).split("[", 1)[0].split("#", 1)[0]
-                     for v in labels])
+def _blocks(qubo) -> np.ndarray:
+    """The block of each QUBO variable (b, bt, eta, q, k), the slack bits of every row as one "slack"."""
+    blocks = qubo.form.label_block
+    return np.where(np.char.startswith(blocks, "slack"), "slack", blocks)
 
 
 def plot_qubo(qubo, ax=None, max_variables=2000):
@@ -109,7 +109,7 @@ def plot_qubo(qubo, ax=None, max_variables=2000):
     if max_variables is not None and n > max_variables:
         raise ValueError(f"the QUBO has {n} variables, more than max_variables={max_variables}; pass a larger "
                          f"max_variables (or None) to draw it anyway")
-    blocks = _blocks(qubo.labels)
+    blocks = _blocks(qubo)
     _, first, codes = np.unique(blocks, return_index=True, return_inverse=True)
     rank = np.argsort(np.argsort(first))  # each block's rank by first appearance
     order = np.argsort(rank[codes], kind="stable")  # variables with each block contiguous

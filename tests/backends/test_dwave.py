@@ -8,7 +8,7 @@ from dwave.system.testing import MockDWaveSampler
 
 from boolrules.backends import dwave, get_backend
 from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, require_token
-from boolrules.formats import to_cqm
+from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations import depth_one
 from boolrules.formulations.repair import feasible_point, repair_values
 

@@ -3,7 +3,8 @@
 import dimod
 import numpy as np
 
-from boolrules.formats import load_qubo_file, to_cqm
+from boolrules.formats import load_qubo_file
+from boolrules.formulations.cqm import to_cqm
 
 from ..errors import assert_raises_clearly
 
@@ -29,3 +30,16 @@ def test_cqm_round_trip_is_the_standard_form(tmp_path, problem, qubo):
 
 def test_to_cqm_takes_the_standard_form(problem):
     assert_raises_clearly(TypeError, lambda: to_cqm(problem), "form must be a StandardForm", "DepthOneProblem")
+
+
+def test_the_cqm_chain_decodes_a_sample_to_the_rule_it_encodes(problem):
+    from boolrules.formulations.cqm import CQM_CHAIN
+
+    cqm, inverses = CQM_CHAIN.apply(problem)
+    values = {"b": np.array([1, 0, 0, 1]), "bt": np.array([0, 0, 1, 0]), "k": 2}
+    sample = CQM_CHAIN.encode(values, inverses)
+    assert set(sample) == set(cqm.variables)
+    decoded = CQM_CHAIN.invert(sample, inverses)
+    assert problem.decode(decoded) == problem.decode(values)
+    del sample["k"]
+    assert_raises_clearly(ValueError, lambda: CQM_CHAIN.invert(sample, inverses), "lacks 1 of the CQM's variables")

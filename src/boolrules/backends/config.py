@@ -43,12 +43,12 @@ from typing import NamedTuple
 
 import dimod
 
+from ..formulations.qubo_problem import check_compile_option
 from .base import Backend, backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
     Preset,
     SamplerBackend,
-    check_compile_option,
     check_sampler_options,
     sampler_class,
 )

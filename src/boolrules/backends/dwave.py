@@ -21,7 +21,7 @@ from dwave.system import (
     LeapHybridSampler,
 )
 
-from ..formats import to_cqm
+from ..formulations.cqm import CQM_CHAIN
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
 from .base import Backend, Result, register_backend, unknown_options
@@ -175,7 +175,7 @@ class LeapCqmBackend(Backend):
         options = self.call_options(options)
         start = time.perf_counter()
         sampler = self.sampler
-        cqm = to_cqm(problem.standard_form)
+        cqm, inverses = CQM_CHAIN.apply(problem)
         _at_least_the_minimum_time(self.name, cqm, sampler, options["time_limit"])
         params = {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}
         try:
@@ -184,15 +184,14 @@ class LeapCqmBackend(Backend):
         except Exception as exc:
             cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             return self._failed(start, f"sampling failed ({cause})", exc)
-        names = problem.standard_form.var_names
-        missing = set(names).difference(sampleset.variables)
-        if len(sampleset) == 0 or missing:
-            what = ("the solver returned none" if len(sampleset) == 0 else
-                    f"they lack {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
-            return self._failed(start, f"unusable samples: {what}", None, sampleset)
+        if len(sampleset) == 0:
+            return self._failed(start, "unusable samples: the solver returned none", None, sampleset)
         feasible = sampleset.filter(lambda datum: datum.is_feasible)
         best = (feasible if len(feasible) else sampleset).first
-        values = problem.values_from_vector([best.sample[name] for name in names])
+        try:
+            values = CQM_CHAIN.invert(best.sample, inverses)
+        except ValueError as exc:
+            return self._failed(start, f"unusable samples: {exc}", exc, sampleset)
         if len(feasible):
             rule, message = problem.decode(values), f"{len(feasible)} of {len(sampleset)} samples feasible"
         else:

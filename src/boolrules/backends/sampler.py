@@ -21,14 +21,13 @@ from types import MappingProxyType
 import dimod
 
 from ..formulations.problem import check_problem
-from ..formulations.qubo import SLACK_MODES
-from ..formulations.qubo_problem import check_penalty
-from ..validation import check_bool, check_integer, check_number
+from ..formulations.qubo_problem import check_compile_option
+from ..validation import check_integer, check_number
 from .base import CAPABILITIES, Backend, Result, unknown_options
 
 __all__ = [
-    "SamplerBackend", "Preset", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS", "check_compile_option",
-    "check_sampler_options", "sampler_class",
+    "SamplerBackend", "Preset", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS", "check_sampler_options",
+    "sampler_class",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
@@ -37,19 +36,6 @@ COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slac
 # The compilation heuristic samplers do best with (benchmarks/README.md, "Penalty weights").
 HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated"})
 MAX_SEED = 2**32 - 1
-
-
-def check_compile_option(name: str, value):
-    """`eta`, `penalty` or `slack` checked for `to_qubo` (the one check of compile options a
-    backend or a config file is given); an error names the option."""
-    if name == "eta":
-        return check_bool(value, "eta")
-    if name == "penalty":
-        check_penalty(value)
-        return value
-    if not isinstance(value, str) or value not in SLACK_MODES:
-        raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {value!r}")
-    return value
 
 
 def _count(name: str):

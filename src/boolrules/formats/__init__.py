@@ -8,11 +8,11 @@ reps=1 QAOA ansatz with β and γ left as `input` parameters; there is no loader
 Depth-one model formats: "lp" and "mps", written by Pyomo with the model's own names.
 
 `files.py` dispatches by format name and writes atomically, `writers.py` and `readers.py` hold one
-function per format, `dimod_files.py` checks dimod's binary files, `cqm.py` states a standard form
-as a CQM, and `qiskit.py` the QUBO as Qiskit objects (imported only where used: Qiskit is an extra).
+function per format, `dimod_files.py` checks dimod's binary files, and `qiskit.py` states the QUBO
+as Qiskit objects (imported only where used: Qiskit is an extra). The CQM itself is compiled by
+`formulations.cqm`.
 """
 
-from .cqm import to_cqm
 from .files import LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file
 from .writers import lp_name
 
@@ -24,5 +24,4 @@ __all__ = [
     "export_qubo",
     "load_qubo_file",
     "lp_name",
-    "to_cqm",
 ]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cqm import to_cqm
+from ..formulations.cqm import CQM_CHAIN
 
 __all__ = ["PROBLEM_WRITERS", "QUBO_WRITERS", "lp_name"]
 
@@ -25,7 +25,8 @@ def _write_bqm(qubo, path):
 
 
 def _write_cqm(qubo, path):
-    with to_cqm(qubo.problem.standard_form).to_file() as data, open(path, "wb") as out:
+    cqm, _ = CQM_CHAIN.apply(qubo.problem)
+    with cqm.to_file() as data, open(path, "wb") as out:
         shutil.copyfileobj(data, out)
 
 

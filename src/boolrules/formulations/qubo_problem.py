@@ -14,14 +14,16 @@ from ..rules import Rule
 from ..validation import check_bool, check_number
 from .chain import Chain
 from .problem import check_problem
-from .qubo import Penalties, PenaltyForm, PenaltyQubo
+from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
 from .repair import polish as polish_values
 from .repair import repair, repair_values
 from .standard_form import ToStandardForm
 
-__all__ = ["QuboProblem", "PENALTY_MODES", "CALIBRATED", "calibrated_penalties", "check_penalty", "compile_qubo",
-           "qubo_chain"]
+__all__ = [
+    "QuboProblem", "PENALTY_MODES", "CALIBRATED", "calibrated_penalties", "check_compile_option", "check_penalty",
+    "compile_qubo", "qubo_chain",
+]
 
 PENALTY_MODES = ("sufficient", "calibrated")
 
@@ -65,12 +67,27 @@ def qubo_chain(eta: bool = True, slack: str = "minimal") -> Chain:
     return Chain([*steps, BinaryExpansion(), PenaltyQubo(slack)])
 
 
+def check_compile_option(name: str, value):
+    """One of `compile_qubo`'s options (`eta`, `penalty`, `slack`) checked, as given to
+    `compile_qubo`, a sampler backend or a config file; an error names the option."""
+    if name == "eta":
+        return check_bool(value, "eta")
+    if name == "penalty":
+        check_penalty(value)
+        return value
+    if name == "slack":
+        if not isinstance(value, str) or value not in SLACK_MODES:
+            raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {value!r}")
+        return value
+    raise ValueError(f"unknown compile option {name!r}; options: eta, penalty, slack")
+
+
 def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
     """Run the QUBO chain on `problem` (`qubo_chain`) and weight the penalties (`QuboProblem`)."""
     check_problem(problem)
-    eta = check_bool(eta, "eta")
-    check_penalty(penalty)
-    chain = qubo_chain(eta, slack)  # checks slack before the work below
+    options = (("eta", eta), ("penalty", penalty), ("slack", slack))
+    eta, penalty, slack = (check_compile_option(name, value) for name, value in options)
+    chain = qubo_chain(eta, slack)
     form, inverses = chain.apply(problem)
     return QuboProblem(problem, chain, inverses, form, eta=eta, penalty=penalty, slack=slack)
 

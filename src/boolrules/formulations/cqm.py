@@ -1,12 +1,18 @@
 """A depth-one problem's standard form as a dimod `ConstrainedQuadraticModel` (the "cqm" file, the
-Leap hybrid CQM solver's input)."""
+Leap hybrid CQM solver's input): the last step of `CQM_CHAIN`, problem -> standard form -> CQM."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import dimod
 import numpy as np
 
-__all__ = ["to_cqm"]
+from .chain import Chain, Reduction
+from .standard_form import ToStandardForm
+
+__all__ = ["CQM_CHAIN", "ToCqm", "to_cqm"]
 
 _FIELDS = ("A", "lower", "upper", "c", "c0", "var_lower", "var_upper", "var_names", "row_names")
 
@@ -34,3 +40,24 @@ def to_cqm(form) -> dimod.ConstrainedQuadraticModel:
         for sense, rhs in sides:
             cqm.add_constraint_from_iterable(terms, sense, rhs, label=row if len(sides) == 1 else f"{row} {sense}")
     return cqm
+
+
+@dataclass(frozen=True)
+class ToCqm(Reduction):
+    """`StandardForm` -> CQM (`to_cqm`); a CQM sample ({variable name: value}) inverts to the vector
+    over the form's columns. The inverse data is the form's column names."""
+
+    def apply(self, form) -> tuple[dimod.ConstrainedQuadraticModel, tuple[str, ...]]:
+        return to_cqm(form), tuple(form.var_names)
+
+    def invert(self, sample: Mapping, names: tuple[str, ...]) -> np.ndarray:
+        missing = set(names).difference(sample)
+        if missing:
+            raise ValueError(f"the sample lacks {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
+        return np.array([sample[name] for name in names], dtype=float)
+
+    def encode(self, x, names: tuple[str, ...]) -> dict:
+        return dict(zip(names, np.asarray(x, dtype=float).tolist()))
+
+
+CQM_CHAIN = Chain((ToStandardForm(), ToCqm()))
