@@ -6,6 +6,7 @@ import time
 
 import numpy as np
 
+from ..formulations.standard_form import ILP_CHAIN
 from .base import Result
 from .ilp import greedy_point, ilp_result
 
@@ -29,14 +30,14 @@ def run_interruptibly(highs) -> None:
 
 def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_start=True, tee=False,
                 interruptible=True) -> Result:
-    """HiGHS on `problem.standard_form` (every variable integer: binaries and k), with the options
-    `IlpBackend` checks; `interruptible=False` runs HiGHS's blocking `run()` instead of
+    """HiGHS on the problem's standard form (`ILP_CHAIN`; every variable integer: binaries and k),
+    with the options `IlpBackend` checks; `interruptible=False` runs HiGHS's blocking `run()` instead of
     `run_interruptibly` (for `benchmarks/bench_interruptible.py`)."""
     import highspy
     from pyomo.common.tee import capture_output
 
     start = time.perf_counter()
-    form = problem.standard_form
+    form, _ = ILP_CHAIN.apply(problem)
     A = form.A.tocsc()
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = A.shape[1], A.shape[0]

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..formulations.problem import check_problem
 from ..formulations.repair import feasible_point, polish, repair_values
+from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
 from .base import Backend, Result, register_backend, unknown_options
 
@@ -60,7 +61,8 @@ def ilp_result(problem, backend: str, termination: str, message: str, x, objecti
             return Result(None, None, status, seconds, backend, bound=bound, message=message)
         return Result(None, None, "error", seconds, backend, bound=bound,
                       message=f"backend {backend!r}: no incumbent ({message})")
-    rule = problem.decode(problem.values_from_vector(x))
+    _, inverses = ILP_CHAIN.apply(problem)
+    rule = problem.decode(ILP_CHAIN.invert(x, inverses))
     gap = None
     if bound is not None and objective is not None:
         gap = max(0.0, objective - bound) / max(abs(objective), 1e-9)

@@ -17,9 +17,11 @@ import numpy as np
 import pyomo.environ as pyo
 import scipy.sparse as sp
 
-from .chain import Reduction
+from .chain import Chain, Reduction
 
-__all__ = ["StandardForm", "ToStandardForm", "compile_standard_form", "LITERAL_BLOCKS", "LITERAL_COUNT_ROWS"]
+__all__ = [
+    "ILP_CHAIN", "StandardForm", "ToStandardForm", "compile_standard_form", "LITERAL_BLOCKS", "LITERAL_COUNT_ROWS",
+]
 
 LITERAL_BLOCKS = ("b", "bt")  # the literal indicators of `depth_one`'s model: cardinality group 0
 LITERAL_COUNT_ROWS = ("max_literals", "min_literals")  # the rows of `depth_one`'s model that bound that group
@@ -160,3 +162,8 @@ class ToStandardForm(Reduction):
                 )
             x[cols] = array
         return x
+
+
+# The ILP path: problem -> standard form, whose matrices a MIP solver takes (backends/highs.py);
+# its answer, a vector over the form's columns, inverts to the {"b", "bt", "k"} values.
+ILP_CHAIN = Chain((ToStandardForm(),))
