@@ -23,34 +23,8 @@ from boolrules.rules import (
 )
 from boolrules.rules import bitset
 
+from .reference import evaluate as reference_evaluate
 from .strategies import NUM_FEATURES, rules
-
-
-def reference_evaluate(rule, X):
-    """Plain row-by-row evaluator, the definition the fast one is checked against."""
-    out = []
-    for row in X:
-        out.append(_ref_row(rule, row))
-    return np.array(out, dtype=bool)
-
-
-def _ref_row(rule, row):
-    if isinstance(rule, Literal):
-        value = bool(row[rule.index])
-    elif isinstance(rule, One):
-        return True
-    elif isinstance(rule, Zero):
-        return False
-    else:
-        count = sum(_ref_row(sub, row) for sub in rule.subrules)
-        value = {
-            Or: count >= 1,
-            And: count == len(rule.subrules),
-            AtLeast: count >= (rule.k or 0),
-            AtMost: count <= (rule.k or 0),
-            Choose: count == rule.k,
-        }[type(rule)]
-    return value != rule.negated
 
 
 matrices = st.integers(1, 200).flatmap(

@@ -9,6 +9,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from boolrules import QuantileBinarizer, RuleClassifier
 from boolrules.rules import AtLeast, Literal
 
+from ..planted import planted as planted_data
+
 FAST = {"num_starts": 2, "num_iterations": 300}
 
 
@@ -19,9 +21,7 @@ def test_sklearn_contract(estimator, check):
 
 @pytest.fixture(scope="module")
 def planted():
-    X = np.random.default_rng(0).integers(0, 2, (300, 10), dtype=np.uint8)
-    y = AtLeast(2, Literal(0), ~Literal(3), Literal(5)).evaluate(X).astype(int)
-    return X, y
+    return planted_data(AtLeast(2, Literal(0), ~Literal(3), Literal(5)), 300, 10)
 
 
 def test_learns_a_planted_rule(planted):

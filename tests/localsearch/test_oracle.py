@@ -13,6 +13,7 @@ from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, Literal, Or
 
 from ..formulations.brute_force import best_objective
+from ..planted import planted as planted_data
 from .test_moves import assert_valid
 
 ALL = tuple(OPERATORS.values())
@@ -32,8 +33,7 @@ START = And(Or(Literal(5), Literal(6)), Or(Literal(2), Literal(3)))  # the secon
 
 @pytest.fixture(scope="module")
 def planted():
-    X = np.random.default_rng(0).integers(0, 2, (200, 8), dtype=np.uint8)
-    return X, TRUTH.evaluate(X).astype(np.uint8)
+    return planted_data(TRUTH, 200, 8)
 
 
 def test_subproblem_keeps_exactly_the_undetermined_rows(planted):
