@@ -1,3 +1,5 @@
+import itertools
+
 import numpy as np
 import pyomo.environ as pyo
 import pytest
@@ -8,7 +10,8 @@ from boolrules.formulations import depth_one
 from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import AtLeast, AtMost, Choose, Literal, One, Or, Zero
 
-from .brute_force import best_objective
+from ..reference import depth_one_predictions
+from .brute_force import all_depth_one_rules, best_objective
 
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 
@@ -38,7 +41,18 @@ def test_ilp_optimum_equals_brute_force(operator, lam, min_lit, negated, seed):
     assert result.solver_objective == pytest.approx(expected, abs=1e-6)
     assert result.objective == pytest.approx(expected, abs=1e-6)  # the decoded rule, re-evaluated
     assert problem.objective(result.rule) == pytest.approx(expected, abs=1e-6)
-    assert min_lit <= len(result.rule.literals()) <= max_lit or len(result.rule.literals()) <= 1
+    assert_within_bounds(result.rule, operator, min_lit, max_lit, negated, X.shape[1])
+
+
+def assert_within_bounds(rule, operator, min_lit, max_lit, negated, num_features):
+    """`rule` computes what some depth-one rule of `operator` with min_lit..max_lit literals computes
+    on every input (decoding may shorten an operator over one literal to a literal or a constant)."""
+    inputs = np.array(list(itertools.product((0, 1), repeat=num_features)), dtype=np.uint8)
+    truth = rule.evaluate(inputs)
+    assert any(
+        np.array_equal(truth, depth_one_predictions(inputs, operator, literals, k) != negated)
+        for literals, k in all_depth_one_rules(num_features, operator, min_lit, max_lit)
+    ), f"{rule} is no {operator} rule of {min_lit}..{max_lit} literals"
 
 
 @pytest.mark.parametrize("operator", OPERATORS)
