@@ -113,24 +113,6 @@ def test_backend_without_rule_is_a_clear_error(planted):
         DepthOneClassifier(backend=Empty()).fit(X, y)
 
 
-@pytest.mark.parametrize(
-    "params, match",
-    [
-        ({"operator": "Nand"}, "unknown operator"),
-        ({"max_num_literals": 0}, "max_num_literals must be >= 1"),
-        ({"min_num_literals": 5, "max_num_literals": 2}, "min_num_literals must be <= 2"),
-        ({"metric": "f1"}, "optimises one of"),
-        ({"backend": "quantum-magic"}, "backend must be a name"),
-        ({"time_limit": -1}, "time_limit must be >= 0"),
-        ({"max_samples": 0}, "max_samples must be >= 1"),
-    ],
-)
-def test_bad_parameters(planted, params, match):
-    X, y = planted
-    with pytest.raises(ValueError, match=match):
-        DepthOneClassifier(**params).fit(X, y)
-
-
 def test_an_unseeded_sampler_is_seeded_from_random_state(planted):
     """Every random choice flows from random_state: a sampler backend given no seed samples the
     same with the same random_state, and differently with another."""

@@ -166,42 +166,6 @@ def test_decode_empty_selection_and_negation():
         depth_one(X, y, "AtMost", max_num_literals=2).decode({**two, "k": 3})
 
 
-@pytest.mark.parametrize(
-    "kwargs, error, match",
-    [
-        ({"operator": "Xor"}, ValueError, "unknown operator 'Xor'"),
-        ({"max_num_literals": 0}, ValueError, "max_num_literals must be >= 1"),
-        ({"max_num_literals": 9}, ValueError, "max_num_literals must be <= 8"),
-        ({"max_num_literals": 2, "min_num_literals": 3}, ValueError, "must not exceed"),
-        ({"sample_weight": np.ones(3)}, ValueError, "one weight per sample"),
-        ({"sample_weight": -np.ones(10)}, ValueError, ">= 0"),
-        ({"sample_weight": "gaussian"}, ValueError, "'balanced', 'uniform'"),
-        ({"lam": -0.1}, ValueError, "lam must be >= 0"),
-        ({"max_num_literals": 2.5}, TypeError, "max_num_literals must be an integer"),
-        ({"negated": "yes"}, TypeError, "negated must be true or false"),
-    ],
-)
-def test_bad_arguments(kwargs, error, match):
-    X, y = instance(0)
-    args = {"operator": "Or", "max_num_literals": 2, **kwargs}
-    with pytest.raises(error, match=match):
-        depth_one(X, y, args.pop("operator"), **args)
-
-
-@pytest.mark.parametrize(
-    "X, y, match",
-    [
-        (np.full((4, 2), 2), [0, 1, 0, 1], "binary"),
-        (np.zeros((4, 2)), [0, 1, 0], "one per row"),
-        (np.zeros((4, 2)), [0, 1, 2, 1], "0/1 labels"),
-        (np.zeros((0, 2)), [], "at least one row"),
-    ],
-)
-def test_bad_data(X, y, match):
-    with pytest.raises(ValueError, match=match):
-        depth_one(X, np.asarray(y), "Or", max_num_literals=1)
-
-
 def test_inputs_not_modified():
     X, y = instance(0)
     w = np.linspace(1, 2, len(y))
