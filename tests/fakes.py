@@ -150,3 +150,18 @@ class EmptyCqmSampler:
         labels = list(cqm.variables)[: self.keep]
         return dimod.SampleSet.from_samples(([[0] * len(labels)] if self.keep else [], labels), "INTEGER",
                                             energy=[0.0] if self.keep else [])
+
+
+class Recording(Backend):
+    """HiGHS behind a log of `(problem, options)` per solve; it takes a time limit, not a seed."""
+
+    name = "recording"
+    capabilities = frozenset({"time_limit"})
+
+    def __init__(self, time_limit=None):
+        self.time_limit = time_limit
+        self.calls = []
+
+    def solve(self, problem, **options):
+        self.calls.append((problem, options))
+        return get_backend("highs", time_limit=options.get("time_limit", self.time_limit)).solve(problem)

@@ -85,6 +85,7 @@ RULE_DICTS = [
     pytest.param({"operator": "Or", "subrules": []}, ("Or", "sub-rule"), id="subrules-empty"),
     pytest.param({"operator": "Or", "subrules": [3]}, ("must be a dict", "int"), id="subrule-int"),
     pytest.param({"operator": "AtLeast", "subrules": [{"literal": 0}]}, ("AtLeast", "'k'"), id="k-missing"),
+    pytest.param({"operator": "Or", "k": 1, "subrules": [{"literal": 0}]}, ("Or", "takes no 'k'"), id="k-on-or"),
     pytest.param({"operator": "AtLeast", "k": "1", "subrules": [{"literal": 0}]}, ("k", "integer"), id="k-string"),
     pytest.param({"operator": "AtLeast", "k": float("inf"), "subrules": [{"literal": 0}]}, ("k", "integer"),
                  id="k-inf"),

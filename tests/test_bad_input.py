@@ -27,6 +27,7 @@ from boolrules import (
     load_dataset,
 )
 from boolrules.backends import IlpBackend, get_backend
+from boolrules.baselines import SingleLiteralClassifier
 from boolrules.formulations import depth_one
 from boolrules.formulations.qubo_problem import compile_qubo
 from boolrules.localsearch import RuleScorer
@@ -93,11 +94,17 @@ def solve(backend, **options):
     return get_backend(backend, **options).solve(problem())
 
 
-def rows_for_estimator(label, make, fit_kwargs=None):
-    """The array rows every classifier's fit shares."""
+def fit_rows(make):
+    """`fit(X, y, **params)`: a call that fits `make(**params)` on X, y."""
     def fit(Xv, yv, **params):
         return lambda: make(**params).fit(Xv, yv)
 
+    return fit
+
+
+def rows_for_estimator(label, make):
+    """The rows every rule classifier's fit shares: its data, binarizer and metric."""
+    fit = fit_rows(make)
     return [
         (f"{label}.fit-X-NaN", fit(X_NAN, Y), ValueError, ("X", "NaN")),
         (f"{label}.fit-X-inf", fit(X_INF, Y), ValueError, ("X", "infinity")),
@@ -123,14 +130,21 @@ def rows_for_estimator(label, make, fit_kwargs=None):
         (f"{label}.fit-y-continuous", fit(X, RNG.normal(size=20)), ValueError, ("label type", "continuous")),
         (f"{label}.fit-y-2D", fit(X, Y_2D), ValueError, ("y", "1d array")),
         (f"{label}.fit-y-one-class", fit(X, Y_ONE_CLASS), ValueError, ("y", "one class")),
-        (f"{label}.fit-random_state-text", fit(X, Y, random_state="seed"), ValueError, ("random_state",)),
         (f"{label}.fit-binarizer-unknown", fit(X, Y, binarizer="quantile"), ValueError, ("binarizer",)),
         (f"{label}.fit-binarizer-not-transformer", fit(X, Y, binarizer=3), ValueError, ("binarizer",)),
+        (f"{label}.fit-metric-unknown", fit(X, Y, metric="auc"), ValueError, ("metric", "auc")),
+        (f"{label}.fit-metric-unhashable", fit(X, Y, metric=["accuracy"]), ValueError, ("metric",)),
+    ]
+
+
+def rows_for_search(label, make):
+    """The rows of the parameters the searching classifiers share: random_state and λ."""
+    fit = fit_rows(make)
+    return [
+        (f"{label}.fit-random_state-text", fit(X, Y, random_state="seed"), ValueError, ("random_state",)),
         (f"{label}.fit-lam-negative", fit(X, Y, lam=-0.1), ValueError, ("lam",)),
         (f"{label}.fit-lam-NaN", fit(X, Y, lam=float("nan")), ValueError, ("lam",)),
         (f"{label}.fit-lam-text", fit(X, Y, lam="big"), TypeError, ("lam",)),
-        (f"{label}.fit-metric-unknown", fit(X, Y, metric="auc"), ValueError, ("metric", "auc")),
-        (f"{label}.fit-metric-unhashable", fit(X, Y, metric=["accuracy"]), ValueError, ("metric",)),
     ]
 
 
@@ -160,10 +174,12 @@ def rows_for_predict(label, fitted):
 ROWS = [
     # RuleClassifier: arrays (fit, predict, score) and every parameter
     *rows_for_estimator("RuleClassifier", rc),
+    *rows_for_search("RuleClassifier", rc),
     ("RuleClassifier.fit-X-one-feature", lambda: rc().fit(X[:, :1], Y), ValueError, ("X", "2 binary features")),
     *rows_for_predict("RuleClassifier", fitted_rc),
     ("RuleClassifier.predict-not-fitted", lambda: RuleClassifier().predict(X), NotFittedError, ("not fitted",)),
-    ("RuleClassifier.fit-max_complexity-low", lambda: rc(max_complexity=2).fit(X, Y), ValueError, ("max_complexity",)),
+    ("RuleClassifier.fit-max_complexity-low", lambda: rc(max_complexity=2).fit(X, Y), ValueError,
+     ("max_complexity", "3")),
     ("RuleClassifier.fit-max_complexity-float", lambda: rc(max_complexity=5.5).fit(X, Y), TypeError,
      ("max_complexity",)),
     ("RuleClassifier.fit-num_starts-zero", lambda: rc(num_starts=0).fit(X, Y), ValueError, ("num_starts",)),
@@ -218,6 +234,7 @@ ROWS = [
      ("nonlocal_time_limit",)),
     # DepthOneClassifier
     *rows_for_estimator("DepthOneClassifier", lambda **p: DepthOneClassifier(**{"max_num_literals": 2, **p})),
+    *rows_for_search("DepthOneClassifier", lambda **p: DepthOneClassifier(**{"max_num_literals": 2, **p})),
     *rows_for_predict("DepthOneClassifier", fitted_d1),
     ("DepthOneClassifier.fit-operator-unknown", lambda: DepthOneClassifier("Xor").fit(X, Y), ValueError,
      ("operator", "Xor")),
@@ -252,6 +269,9 @@ ROWS = [
      lambda: DepthOneClassifier(max_samples=1).fit(X, Y), ValueError, ("max_samples", "one class")),
     ("DepthOneClassifier.predict-not-fitted", lambda: DepthOneClassifier().predict(X), NotFittedError,
      ("not fitted",)),
+    # SingleLiteralClassifier
+    *rows_for_estimator("SingleLiteralClassifier", SingleLiteralClassifier),
+    *rows_for_predict("SingleLiteralClassifier", lambda Xv=X: SingleLiteralClassifier().fit(Xv, Y)),
     # QuantileBinarizer
     ("QuantileBinarizer.fit-num_bins-one", lambda: QuantileBinarizer(num_bins=1).fit(F), ValueError, ("num_bins",)),
     ("QuantileBinarizer.fit-num_bins-float", lambda: QuantileBinarizer(num_bins=4.0).fit(F), TypeError,
@@ -368,7 +388,8 @@ ROWS = [
      lambda: depth_one(X, Y, "Or", max_num_literals=2, sample_weight=["heavy"] * 20), TypeError,
      ("sample_weight",)),
     ("depth_one-sample_weight-unknown-mode",
-     lambda: depth_one(X, Y, "Or", max_num_literals=2, sample_weight="heavy"), ValueError, ("sample_weight", "heavy")),
+     lambda: depth_one(X, Y, "Or", max_num_literals=2, sample_weight="heavy"), ValueError,
+     ("sample_weight", "heavy", "'balanced'")),
     # depth_one: parameters
     ("depth_one-operator-unknown", lambda: depth_one(X, Y, "Xor", max_num_literals=2), ValueError,
      ("operator", "Xor")),

@@ -82,29 +82,6 @@ def test_does_not_modify_input():
     np.testing.assert_array_equal(y, y_before)
 
 
-@pytest.mark.parametrize(
-    ("X", "y", "error", "message"),
-    [
-        (np.array([0, 1, 1]), [0, 1, 1], ValueError, "2D"),
-        (np.eye(3), [1, 1, 1], ValueError, "only one class"),
-        (np.array([[0.0], [np.nan]]), [0, 1], ValueError, "NaN"),
-    ],
-)
-def test_bad_input(X, y, error, message):
-    with pytest.raises(error, match=message):
-        SingleLiteralClassifier().fit(X, y)
-
-
-def test_non_binary_input_refused_without_binarizer():
-    with pytest.raises(ValueError, match="binary"):
-        SingleLiteralClassifier(binarizer=None).fit(np.array([[0.5], [1.0]]), [0, 1])
-
-
-def test_unknown_metric():
-    with pytest.raises(ValueError, match="unknown metric 'auc'"):
-        SingleLiteralClassifier(metric="auc").fit(np.eye(2), [0, 1])
-
-
 def test_decision_tree_complexity():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (200, 5))

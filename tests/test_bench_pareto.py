@@ -88,13 +88,35 @@ def test_csv_round_trip_in_fixed_order(bench, tmp_path):
     assert back[2] == rows[0]
 
 
-def test_markdown_reports_mean_std_and_splits(bench, tmp_path):
-    bench.write_markdown(fake_rows(), tmp_path / "r.md", header="# Title\n\nboolxai: not run")
+def markdown_table(text):
+    """The rows of the markdown table in `text`, as dicts keyed by its column headers."""
+    lines = [line.strip("|").split("|") for line in text.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in lines[0]]
+    return [dict(zip(header, (cell.strip() for cell in line))) for line in lines[2:]]
+
+
+def mean_and_std(cell):
+    mean, std = cell.split("±")
+    return float(mean), float(std)
+
+
+def test_markdown_reports_mean_and_std_over_the_splits(bench, tmp_path):
+    """One table row per (dataset, classifier, setting) with the mean and standard deviation of
+    the fake rows of its splits, recomputed here (each fake classifier has one setting)."""
+    rows = fake_rows()
+    bench.write_markdown(rows, tmp_path / "r.md", header="# Title\n\nboolxai: not run")
     text = (tmp_path / "r.md").read_text()
     assert text.startswith("# Title\n\nboolxai: not run")
-    assert "Splits actually used per point: 1, 2 (4 tasks)" in text
-    assert "| credit_risk | native_local | max_complexity=5 | 2 | 0.7500 ± 0.0500 | 0.9000 ± 0.0000 | 4.00 ± 1.00 | 1.5 |  |" in text
-    assert "| breast_cancer | ilp_or | max_num_literals=2 | 1 | 0.8500 ± 0.0000 |" in text and "| 10.0 | 1 |" in text
-    assert "| breast_cancer | single_feature | - | 1 |" in text
-    bench.write_plot(fake_rows(), tmp_path / "r.png")
+    table = markdown_table(text)
+    assert len(table) == len({(r["dataset"], r["classifier"]) for r in rows})
+    for line in table:
+        group = [r for r in rows if (r["dataset"], r["classifier"]) == (line["dataset"], line["classifier"])]
+        assert int(line["splits"]) == len(group)
+        for column, field in (("test BA", "test_ba"), ("train BA", "train_ba"), ("complexity", "complexity")):
+            values = [r[field] for r in group]
+            assert mean_and_std(line[column]) == pytest.approx((np.mean(values), np.std(values)), abs=1e-4)
+        assert float(line["seconds"]) == pytest.approx(np.mean([r["seconds"] for r in group]), abs=0.05)
+        if line["classifier"].startswith("ilp"):
+            assert int(line["ILP timeouts"]) == sum(r["status"] == "time_limit" for r in group)
+    bench.write_plot(rows, tmp_path / "r.png")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"

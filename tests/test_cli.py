@@ -1,4 +1,7 @@
+import contextlib
+import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -8,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from boolrules.formulations.qubo_problem import CALIBRATED
 from boolrules import cli
 from boolrules.backends import Result
 from boolrules.backends.ilp import IlpBackend
-from boolrules.cli import EXPORT_FORMATS, main
+from boolrules.cli import main
+from boolrules.datasets import DATASETS
 from boolrules.formats import (
     LOAD_FORMATS,
     PROBLEM_FORMATS,
@@ -158,7 +161,10 @@ def test_inspect_json_without_eta(capsys):
     assert formulation["coefficient_range"] == [1.0, 4.0]
     assert qubo["eta"] is False and "eta" not in qubo["blocks"]
     assert qubo["num_variables"] == sum(qubo["blocks"].values())
-    assert qubo["penalties"]["soft"] == pytest.approx(CALIBRATED[False].soft)
+    sufficient = run_json(capsys, ["inspect", "--operator", "Or", "--max-num-literals", "4", *SMALL, "--no-eta",
+                                   "--penalty", "sufficient", "--min-num-literals", "0"])["qubo"]
+    assert (sufficient["num_variables"], sufficient["blocks"]) == (qubo["num_variables"], qubo["blocks"])
+    assert qubo["penalties"]["hard"] < sufficient["penalties"]["hard"]  # --penalty reaches the compiler
     assert qubo["dynamic_range"] == pytest.approx(qubo["max_abs_bias"] / qubo["min_abs_bias"])
 
 
@@ -182,14 +188,27 @@ def test_progress_goes_to_stderr_only_when_asked(capsys, csv):
 # export
 
 
-def test_export_offers_every_format():
-    assert {fmt for _, fmt in EXPORT_FORMATS.values()} == set(QUBO_FORMATS) | set(PROBLEM_FORMATS)
-    assert EXPORT_FORMATS["lp"] == ("model", "lp") and EXPORT_FORMATS["qubo-lp"] == ("qubo", "lp")
+def offered_export_formats() -> list[str]:
+    """The `boolrules export --format` choices, as its help shows them."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["export", "--help"]) == 0
+    return re.sub(r"\s", "", re.search(r"--format\s+\{([^}]*)\}", out.getvalue()).group(1)).split(",")
 
 
-@pytest.mark.parametrize("name", list(EXPORT_FORMATS))
+OFFERED = offered_export_formats()
+
+
+def test_export_offers_every_format_the_library_writes():
+    """The model's formats under their names, the QUBO's under theirs or, where the model's took it,
+    with a "qubo-" prefix (what each name writes is checked by the round trip below)."""
+    assert set(PROBLEM_FORMATS) <= set(OFFERED)
+    assert sorted(name.removeprefix("qubo-") for name in OFFERED if name not in PROBLEM_FORMATS) == sorted(QUBO_FORMATS)
+
+
+@pytest.mark.parametrize("name", OFFERED)
 def test_export_round_trips(capsys, csv, tmp_path, name):
-    content, fmt = EXPORT_FORMATS[name]
+    content, fmt = ("model", name) if name in PROBLEM_FORMATS else ("qubo", name.removeprefix("qubo-"))
     path = tmp_path / f"problem.{name}"
     argv = ["export", "--csv", csv, "--label", "churn", "--operator", "AtLeast", "--max-num-literals", "2",
             "--max-samples", "30", "--format", name, "--output", str(path)]
@@ -231,7 +250,7 @@ def test_datasets_lists_names(capsys):
 
 def test_datasets_json(capsys):
     rows = {row["name"]: row for row in run_json(capsys, ["datasets"])["datasets"]}
-    assert list(rows) == list(cli.DATASETS)
+    assert list(rows) == list(DATASETS)
     assert rows["breast_cancer"]["rows"] == 569 and rows["breast_cancer"]["binary_features"] == 300
     assert all("rows" in row or "not found" in row["error"] for row in rows.values())
 

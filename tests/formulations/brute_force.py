@@ -6,6 +6,8 @@ import numpy as np
 
 from boolrules.rules import OPERATORS, Literal
 
+from ..reference import depth_one_predictions
+
 
 def all_depth_one_rules(num_features, operator, min_lit, max_lit, exclusive=True):
     """Yield (literals, k) for every depth-one rule within the bounds (k over 0..L)."""
@@ -21,25 +23,11 @@ def all_depth_one_rules(num_features, operator, min_lit, max_lit, exclusive=True
                 yield chosen, None
 
 
-def predictions(X, operator, chosen, k):
-    """Operator output per row for literals `chosen` (the empty set included)."""
-    X = np.asarray(X, dtype=bool)
-    true_count = sum((X[:, lit.index] != lit.negated).astype(int) for lit in chosen) if chosen else np.zeros(len(X), int)
-    size = len(chosen)
-    return {
-        "Or": true_count >= 1,
-        "And": true_count == size,
-        "AtLeast": true_count >= (k or 0),
-        "AtMost": true_count <= (k or 0),
-        "Choose": true_count == (k or 0),
-    }[operator]
-
-
 def best_objective(X, y, weights, operator, *, min_lit, max_lit, lam, negated, exclusive=True):
     """Minimum of Σ w_i [error_i] + λ L over all depth-one rules."""
     y = np.asarray(y, dtype=bool)
     best = np.inf
     for chosen, k in all_depth_one_rules(X.shape[1], operator, min_lit, max_lit, exclusive):
-        pred = predictions(X, operator, chosen, k) != negated
+        pred = depth_one_predictions(X, operator, chosen, k) != negated
         best = min(best, float(weights @ (pred != y)) + lam * len(chosen))
     return best

@@ -10,7 +10,7 @@
 
 Instances are small random ones: X, labels and positive weights, every operator, negated root or
 not, feasible literal bounds, exclusive literals or not, λ, with and without η. Objectives are
-recomputed independently of the library (`brute_force.predictions`, weighted errors + λ L).
+recomputed independently of the library (`reference.depth_one_predictions`, weighted errors + λ L).
 """
 
 import dimod
@@ -26,7 +26,7 @@ from boolrules.formulations.reductions import capped_binary_bits, capped_binary_
 from boolrules.formulations.repair import feasible_point
 from boolrules.rules import OPERATORS, Literal, One, Operator, Zero
 
-from .brute_force import predictions
+from ..reference import depth_one_predictions
 
 OPERATOR_NAMES = list(OPERATORS)
 SETTINGS = settings(max_examples=50, deadline=None)  # per operator: 5 x 50 examples per property
@@ -80,7 +80,7 @@ def selection_literals(values) -> list[Literal]:
 
 def expected_errors(problem, literals, k) -> np.ndarray:
     """Misclassified samples of the depth-one rule (operator, literals, k, root negation)."""
-    pred = predictions(problem.X, problem.operator, literals, k) != problem.negated
+    pred = depth_one_predictions(problem.X, problem.operator, literals, k) != problem.negated
     return pred != problem.y.astype(bool)
 
 
@@ -115,7 +115,7 @@ def assert_valid_rule(problem, rule):
         else:
             assert rule.k is None
         # The operator semantics of the rule module agree with the independent count.
-        pred = predictions(problem.X, problem.operator, literals, rule.k) != problem.negated
+        pred = depth_one_predictions(problem.X, problem.operator, literals, rule.k) != problem.negated
         assert (np.asarray(rule.evaluate(problem.X), dtype=bool) == pred).all()
     elif isinstance(rule, Literal):
         assert lo <= 1, rule

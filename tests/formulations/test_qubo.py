@@ -13,23 +13,9 @@ from boolrules.formulations import StandardForm
 from boolrules.formulations.qubo import PenaltyQubo
 from boolrules.formulations.reductions import capped_binary_weights
 
+from .tiny import tiny
+
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
-
-
-def tiny(operator, seed, max_vars=20, **kwargs):
-    """The largest random instance (up to 5 samples, 2 features, 2 literals) whose with-η QUBO has at
-    most `max_vars` variables."""
-    for max_lit, n in itertools.product((2, 1), (5, 4, 3, 2)):
-        rng = np.random.default_rng(seed)
-        X = rng.integers(0, 2, (n, 2), dtype=np.uint8)
-        y = np.array([0, 1] + list(rng.integers(0, 2, n - 2)), dtype=np.uint8)
-        if kwargs.get("min_num_literals", 0) > max_lit:
-            continue
-        problem = depth_one(X, y, operator, max_num_literals=max_lit, **kwargs)
-        qubo = problem.to_qubo(eta=True, penalty="sufficient")
-        if qubo.num_variables <= max_vars:
-            return problem, qubo
-    raise AssertionError(f"no instance of {operator} fits in {max_vars} variables")
 
 
 def ground_state(bqm):
@@ -42,7 +28,8 @@ def ground_state(bqm):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("kwargs", [{}, {"min_num_literals": 1, "lam": 0.25}, {"negated": True}])
 def test_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
-    problem, qubo = tiny(operator, seed, **kwargs)
+    problem = tiny(operator, seed, **kwargs)
+    qubo = problem.to_qubo(eta=True, penalty="sufficient")
     optimum = get_backend("highs").solve(problem)
     first = ground_state(qubo.bqm)
     assert first.energy == pytest.approx(optimum.objective, abs=1e-6)
@@ -164,7 +151,8 @@ def test_changing_penalties_does_not_rebuild(monkeypatch):
 
 @pytest.mark.parametrize("slack", ["below", "above"])
 def test_slack_sides_give_the_same_ground_state(slack):
-    problem, qubo = tiny("AtLeast", 3, max_vars=18)
+    problem = tiny("AtLeast", 3, max_vars=18)
+    qubo = problem.to_qubo(eta=True, penalty="sufficient")
     other = problem.to_qubo(slack=slack)
     assert other.num_variables == qubo.num_variables
     assert ground_state(other.bqm).energy == pytest.approx(ground_state(qubo.bqm).energy)

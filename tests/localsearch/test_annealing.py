@@ -6,17 +6,14 @@ from boolrules.localsearch.annealing import RuleScorer, anneal
 from boolrules.localsearch.moves import SearchSpace
 from boolrules.rules import OPERATORS, AtLeast, BitMatrix, Literal
 
+from ..planted import planted
+
 ALL = tuple(OPERATORS.values())
-
-
-def planted(n=400, m=12, seed=0):
-    X = np.random.default_rng(seed).integers(0, 2, (n, m), dtype=np.uint8)
-    rule = AtLeast(2, Literal(1), ~Literal(4), Literal(7))
-    return X, rule.evaluate(X).astype(np.uint8), rule
+RULE = AtLeast(2, Literal(1), ~Literal(4), Literal(7))
 
 
 def test_scorer_matches_sklearn():
-    X, y, _ = planted()
+    X, y = planted(RULE, 400, 12)
     scorer = RuleScorer(BitMatrix(X), y, lam=0.01)
     rng = np.random.default_rng(1)
     for _ in range(20):
@@ -28,7 +25,7 @@ def test_scorer_matches_sklearn():
 
 
 def test_anneal_recovers_a_planted_rule():
-    X, y, rule = planted()
+    X, y = planted(RULE, 400, 12)
     scorer = RuleScorer(BitMatrix(X), y)
     space = SearchSpace(X.shape[1], ALL, 5)
     best = max(
@@ -36,11 +33,11 @@ def test_anneal_recovers_a_planted_rule():
         key=lambda r: r.objective,
     )
     assert best.score == 1.0
-    assert np.array_equal(best.rule.evaluate(X), rule.evaluate(X))
+    assert np.array_equal(best.rule.evaluate(X), RULE.evaluate(X))
 
 
 def test_trajectory_is_recorded_and_consistent():
-    X, y, _ = planted()
+    X, y = planted(RULE, 400, 12)
     scorer = RuleScorer(BitMatrix(X), y)
     result = anneal(
         scorer, SearchSpace(12, ALL, 6), num_iterations=300, temperatures=(0.2, 1e-3), seed=3, record=True

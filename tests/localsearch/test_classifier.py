@@ -9,6 +9,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from boolrules import QuantileBinarizer, RuleClassifier
 from boolrules.rules import AtLeast, Literal
 
+from ..planted import planted as planted_data
+
 FAST = {"num_starts": 2, "num_iterations": 300}
 
 
@@ -19,9 +21,7 @@ def test_sklearn_contract(estimator, check):
 
 @pytest.fixture(scope="module")
 def planted():
-    X = np.random.default_rng(0).integers(0, 2, (300, 10), dtype=np.uint8)
-    y = AtLeast(2, Literal(0), ~Literal(3), Literal(5)).evaluate(X).astype(int)
-    return X, y
+    return planted_data(AtLeast(2, Literal(0), ~Literal(3), Literal(5)), 300, 10)
 
 
 def test_learns_a_planted_rule(planted):
@@ -79,35 +79,6 @@ def test_inputs_are_not_modified(planted):
     RuleClassifier(random_state=0, **FAST).fit(X, y)
     RuleClassifier(random_state=0, **FAST).fit(X_float, y)
     assert all(np.array_equal(a, b) for a, b in zip((X, y, X_float), copies))
-
-
-@pytest.mark.parametrize(
-    "params, X, y, error, match",
-    [
-        ({"binarizer": None}, [[0, 2], [1, 0]], [0, 1], ValueError, "binary"),
-        ({}, [[0, np.nan], [1, 0]], [0, 1], ValueError, "NaN"),
-        ({}, [0, 1, 1], [0, 1, 1], ValueError, "2D array"),
-        ({}, [[0, 1], [1, 0]], [0, 1, 1], ValueError, "inconsistent numbers of samples"),
-        ({}, [[0, 1], [1, 0]], [1, 1], ValueError, "only one class"),
-        ({"max_complexity": 2}, [[0, 1], [1, 0]], [0, 1], ValueError, "max_complexity must be >= 3"),
-        ({"max_complexity": 4.5}, [[0, 1], [1, 0]], [0, 1], TypeError, "max_complexity must be an integer"),
-        ({"operators": ["Xor"]}, [[0, 1], [1, 0]], [0, 1], ValueError, "unknown operator 'Xor'"),
-        ({"metric": "auc"}, [[0, 1], [1, 0]], [0, 1], ValueError, "unknown metric"),
-        ({"temperatures": (1e-6, 0.2)}, [[0, 1], [1, 0]], [0, 1], ValueError, "temperatures"),
-        ({"lam": -1}, [[0, 1], [1, 0]], [0, 1], ValueError, "lam"),
-        ({}, [[0], [1]], [0, 1], ValueError, "at least 2 binary features"),
-    ],
-)
-def test_bad_input(params, X, y, error, match):
-    with pytest.raises(error, match=match):
-        RuleClassifier(**params, **FAST).fit(np.asarray(X), np.asarray(y))
-
-
-def test_predict_checks_width(planted):
-    X, y = planted
-    clf = RuleClassifier(random_state=0, **FAST).fit(X, y)
-    with pytest.raises(ValueError, match="features"):
-        clf.predict(X[:, :4])
 
 
 def test_dataframe_columns_kept_for_binary_input():

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.metrics import balanced_accuracy_score
 
 from boolrules import RuleClassifier
 from boolrules.backends import get_backend
@@ -14,6 +15,7 @@ from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, 
 
 from ..fakes import Garbage, Raising, Returning, TimingOut
 from ..formulations.brute_force import best_objective
+from ..planted import planted as planted_data
 from .test_moves import assert_valid
 
 ALL = tuple(OPERATORS.values())
@@ -33,8 +35,7 @@ START = And(Or(Literal(5), Literal(6)), Or(Literal(2), Literal(3)))  # the secon
 
 @pytest.fixture(scope="module")
 def planted():
-    X = np.random.default_rng(0).integers(0, 2, (200, 8), dtype=np.uint8)
-    return X, TRUTH.evaluate(X).astype(np.uint8)
+    return planted_data(TRUTH, 200, 8)
 
 
 def test_subproblem_keeps_exactly_the_undetermined_rows(planted):
@@ -109,12 +110,13 @@ def test_failing_backends_never_stop_the_search(planted, backend, kind):
     X, y = planted
     clf = RuleClassifier(
         num_starts=2, num_iterations=200, patience=2, num_iterations_burn_in=10, random_state=0,
-        nonlocal_backend=backend,
+        nonlocal_backend=backend, record_trajectory=True,
     ).fit(X, y)
     stats = clf.nonlocal_stats_
     assert stats.calls > 0 and stats.failures.get(kind, 0) > 0
     assert stats.proposed == 0
-    assert clf.best_rule_.complexity <= 10
+    assert all(len(start.trajectory.objective) == 200 for start in clf.starts_)  # every start ran to its end
+    assert clf.best_score_ == pytest.approx(balanced_accuracy_score(y, clf.predict(X)))
 
 
 def test_non_local_moves_are_recorded(planted):
