@@ -186,12 +186,13 @@ class LeapCqmBackend(Backend):
             return self._failed(start, f"sampling failed ({cause})", exc)
         if len(sampleset) == 0:
             return self._failed(start, "unusable samples: the solver returned none", None, sampleset)
-        feasible = sampleset.filter(lambda datum: datum.is_feasible)
-        best = (feasible if len(feasible) else sampleset).first
-        try:
-            values = CQM_CHAIN.invert(best.sample, inverses)
+        try:  # every sample is over the same variables: the first shows whether they are the CQM's
+            CQM_CHAIN.invert(sampleset.first.sample, inverses)
         except ValueError as exc:
             return self._failed(start, f"unusable samples: {exc}", exc, sampleset)
+        feasible = sampleset.filter(lambda datum: datum.is_feasible)
+        best = (feasible if len(feasible) else sampleset).first
+        values = CQM_CHAIN.invert(best.sample, inverses)
         if len(feasible):
             rule, message = problem.decode(values), f"{len(feasible)} of {len(sampleset)} samples feasible"
         else:
