@@ -5,7 +5,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from boolrules import DepthOneClassifier
 from boolrules.backends import Backend, Result, get_backend
-from boolrules.rules import AtLeast, Literal
+from boolrules.rules import AtLeast, Literal, Or
 
 from .formulations.brute_force import best_objective
 
@@ -45,11 +45,37 @@ def test_optimum_matches_brute_force(metric, weights):
     assert 1 - expected / len(y) == pytest.approx(clf.best_score_)
 
 
+class Recording(Backend):
+    """HiGHS, keeping the problems it is given."""
+
+    name = "recording"
+
+    def __init__(self):
+        self.problems = []
+
+    def solve(self, problem, **options):
+        self.problems.append(problem)
+        return get_backend("highs").solve(problem, **options)
+
+
+def solved_rows(X, y, **params):
+    """The rows of `X` (as tuples with their label) that the fit's problem was built on."""
+    backend = Recording()
+    DepthOneClassifier("Or", max_num_literals=2, backend=backend, **params).fit(X, y)
+    (problem,) = backend.problems
+    return sorted(map(tuple, np.column_stack([problem.X, problem.y])))
+
+
 def test_max_samples_subsamples_reproducibly(planted):
     X, y = planted
+    rows = solved_rows(X, y, max_samples=40, random_state=1)
+    assert len(rows) == 40
+    assert rows == solved_rows(X, y, max_samples=40, random_state=1)
+    assert rows != solved_rows(X, y, max_samples=40, random_state=2)
+    assert len(solved_rows(X, y, max_samples=len(y), random_state=1)) == len(y)
+    everything = sorted(map(tuple, np.column_stack([X, y])))
+    assert all(row in everything for row in rows)
     a = DepthOneClassifier("Or", max_num_literals=2, max_samples=40, random_state=1).fit(X, y)
-    b = DepthOneClassifier("Or", max_num_literals=2, max_samples=40, random_state=1).fit(X, y)
-    assert a.best_rule_ == b.best_rule_
     assert a.result_.raw is not None
 
 
@@ -58,7 +84,9 @@ def test_names_and_negation_on_breast_cancer():
     clf = DepthOneClassifier("Or", max_num_literals=2, negated=True, max_samples=150, random_state=0).fit(
         data.data, data.target
     )
-    assert clf.rule_text_.startswith("~Or(") or "~" not in str(clf.best_rule_)
+    assert isinstance(clf.best_rule_, Or) and clf.best_rule_.negated and len(clf.best_rule_.subrules) == 2
+    assert clf.rule_text_ == clf.best_rule_.to_str(clf.feature_names_)
+    assert clf.rule_text_.startswith("~Or(") and "worst" in clf.rule_text_
     assert clf.score(data.data, data.target) > 0.85
 
 
