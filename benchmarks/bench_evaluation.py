@@ -8,7 +8,7 @@ import timeit
 
 import numpy as np
 
-from boolrules.rules import AtLeast, BitMatrix, Literal, Or, bitset
+from boolrules.rules import AtLeast, BitMatrix, Literal, Or
 
 
 def reference(rule, X):
@@ -34,6 +34,8 @@ def main():
         X = rng.integers(0, 2, (n, 300), dtype=np.uint8)
         Xb = X.astype(bool)
         bits = BitMatrix(X)
+        unpack_bits = BitMatrix(X, sliced_count_min_words=10**9)
+        sliced_bits = BitMatrix(X, sliced_count_min_words=0)
         for d in (3, 6):
             lits = [Literal(int(j), bool(rng.integers(2))) for j in rng.choice(300, d, replace=False)]
             for rule in (Or(*lits), AtLeast(2, *lits)):
@@ -41,14 +43,8 @@ def main():
                 fast = per_call(lambda: bits.evaluate(rule))
                 row = f"| {n} | {d} | {type(rule).__name__} | {ref * 1e6:.1f} | {fast * 1e6:.1f} | {ref / fast:.1f}x |"
                 if isinstance(rule, AtLeast):
-                    saved = bitset._SLICED_COUNT_MIN_WORDS
-                    try:
-                        bitset._SLICED_COUNT_MIN_WORDS = 10**9
-                        unpack = per_call(lambda: bits.evaluate(rule))
-                        bitset._SLICED_COUNT_MIN_WORDS = 0
-                        sliced = per_call(lambda: bits.evaluate(rule))
-                    finally:
-                        bitset._SLICED_COUNT_MIN_WORDS = saved
+                    unpack = per_call(lambda: unpack_bits.evaluate(rule))
+                    sliced = per_call(lambda: sliced_bits.evaluate(rule))
                     row += f" {unpack * 1e6:.1f} | {sliced * 1e6:.1f} | {sliced / unpack:.2f} |"
                 else:
                     row += " | | |"

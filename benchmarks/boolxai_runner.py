@@ -36,12 +36,11 @@ import json
 import sys
 import time
 
-import numpy as np
-from sklearn.metrics import balanced_accuracy_score
-
 import boolxai
+import numpy as np
 from boolxai import BoolXAI, all_operator_classes
 from boolxai.rules.rule import Rule
+from sklearn.metrics import balanced_accuracy_score
 
 
 def _evaluate_without_check(self, X, check=True):

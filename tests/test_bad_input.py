@@ -32,7 +32,8 @@ from boolrules.formulations import depth_one
 from boolrules.formulations.qubo_problem import compile_qubo
 from boolrules.localsearch import RuleScorer
 from boolrules.metrics import balanced_sample_weight, get_metric, score_counts
-from boolrules.rules import BitMatrix, check_binary_matrix
+from boolrules.rules import BitMatrix
+from boolrules.validation import check_binary_matrix
 
 from .errors import assert_raises_clearly
 
@@ -319,7 +320,7 @@ ROWS = [
     ("balanced_sample_weight-2D", lambda: balanced_sample_weight(Y_2D), ValueError, ("y", "1-D")),
     ("balanced_sample_weight-empty", lambda: balanced_sample_weight(Y[:0]), ValueError, ("y",)),
     # RuleScorer (the native search's scorer)
-    ("RuleScorer-y-length", lambda: RuleScorer(BitMatrix(X), Y_SHORT), ValueError, ("y", "one label per row")),
+    ("RuleScorer-y-length", lambda: RuleScorer(BitMatrix(X), Y_SHORT), ValueError, ("y", "one per row")),
     ("RuleScorer-y-non-binary", lambda: RuleScorer(BitMatrix(X), Y_TWO), ValueError, ("y", "binary")),
     ("RuleScorer-y-NaN", lambda: RuleScorer(BitMatrix(X), Y_NAN), ValueError, ("y", "NaN")),
     ("RuleScorer-bits-array", lambda: RuleScorer(X, Y), TypeError, ("bits", "BitMatrix")),
@@ -372,7 +373,7 @@ ROWS = [
     ("depth_one-y-2D", lambda: depth_one(X, Y_2D, "Or", max_num_literals=2), ValueError, ("y", "1-D")),
     ("depth_one-y-non-binary", lambda: depth_one(X, Y_TWO, "Or", max_num_literals=2), ValueError, ("y", "0/1")),
     ("depth_one-y-NaN", lambda: depth_one(X, Y_NAN, "Or", max_num_literals=2), ValueError, ("y", "0/1")),
-    ("depth_one-y-text", lambda: depth_one(X, Y_TEXT, "Or", max_num_literals=2), ValueError, ("y", "0/1")),
+    ("depth_one-y-text", lambda: depth_one(X, Y_TEXT, "Or", max_num_literals=2), TypeError, ("y", "0/1")),
     ("depth_one-y-one-class", lambda: depth_one(X, Y_ONE_CLASS, "Or", max_num_literals=2), ValueError,
      ("y", "both classes")),
     ("depth_one-sample_weight-negative",

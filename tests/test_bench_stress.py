@@ -5,6 +5,7 @@ import pytest
 
 from .bench_scripts import benchmark_module
 
+
 @pytest.fixture(scope="module")
 def bench():
     with benchmark_module("bench_stress") as module:

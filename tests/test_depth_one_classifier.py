@@ -87,6 +87,7 @@ def test_names_and_negation_on_breast_cancer():
     names = clf.rule_text_.removeprefix("~Or(").removesuffix(")").split(", ")
     assert len(names) == len(clf.best_rule_.subrules)
     assert all(any(name.startswith(f"{column} ") for column in data.feature_names) for name in names)
+    assert len(clf.best_rule_.subrules) == 2 and clf.rule_text_ == clf.best_rule_.to_str(clf.feature_names_)
     assert clf.score(data.data, data.target) > 0.85
 
 

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from boolrules.rules import (
+    OPERATORS,
     And,
+    AtLeast,
     BitMatrix,
     Choose,
     Literal,
@@ -17,13 +19,14 @@ from boolrules.rules import (
     Zero,
     from_dict,
     negate_name,
+    operator_output,
     parse,
+    resolve_operator,
+    resolve_operators,
 )
-from boolrules.rules import bitset
 
 from .reference import evaluate as reference_evaluate
 from .strategies import NUM_FEATURES, rules
-
 
 matrices = st.integers(1, 200).flatmap(
     lambda n: arrays(np.uint8, (n, NUM_FEATURES), elements=st.integers(0, 1))
@@ -41,13 +44,60 @@ def test_bitset_matches_reference(rule, X):
 def test_sliced_counter_matches_reference(rule, n):
     """The wide-data counting path agrees with the reference as well."""
     X = np.random.default_rng(n).integers(0, 2, (n, NUM_FEATURES), dtype=np.uint8)
-    original = bitset._SLICED_COUNT_MIN_WORDS
-    bitset._SLICED_COUNT_MIN_WORDS = 0
-    try:
-        got = rule.evaluate(X)
-    finally:
-        bitset._SLICED_COUNT_MIN_WORDS = original
-    assert np.array_equal(got, reference_evaluate(rule, X))
+    bits = BitMatrix(X, sliced_count_min_words=0)
+    assert np.array_equal(bits.unpack(bits.evaluate(rule)), reference_evaluate(rule, X))
+
+
+@pytest.mark.parametrize("sliced_count_min_words", [0, 10**9], ids=["sliced", "unpack"])
+@pytest.mark.parametrize("operator", list(OPERATORS.values()), ids=list(OPERATORS))
+def test_both_counting_paths_follow_operator_output(operator, sliced_count_min_words):
+    """Packed evaluation of an operator over d literals gives `operator_output` of the per-row
+    count of true literals, for every d and k (the sliced counter is another algorithm)."""
+    X = np.random.default_rng(0).integers(0, 2, (300, 9), dtype=np.uint8)
+    bits = BitMatrix(X, sliced_count_min_words=sliced_count_min_words)
+    for d in range(1, 10):
+        literals = [Literal(j, negated=j % 3 == 0) for j in range(d)]
+        counts = (X[:, :d] != np.array([lit.negated for lit in literals])).sum(axis=1)
+        for k in range(d + 1) if operator.parameterized else [None]:
+            rule = operator(k, *literals) if operator.parameterized else operator(*literals)
+            expected = operator_output(operator, counts, d, k)
+            assert np.array_equal(bits.unpack(bits.evaluate(rule)), expected), rule
+            assert np.array_equal(bits.unpack(bits.evaluate(~rule)), ~expected), ~rule
+
+
+def test_operator_names_resolve_to_classes():
+    assert resolve_operator("AtLeast") is AtLeast and resolve_operator(Choose) is Choose
+    assert resolve_operators("Or") == (Or,)
+    assert resolve_operators(["And", Or, "And"]) == (And, Or)
+    assert resolve_operators(OPERATORS) == tuple(OPERATORS.values())
+    for bad, name, match in [
+        ("Xor", "operator", "unknown operator 'Xor' in operator"),
+        (Literal, "operator", "unknown operator .*Literal.* in operator"),
+        (["Or", "Xor"], "nonlocal_operators", "'Xor' in nonlocal_operators"),
+        ([], "operators", "operators must name at least one operator"),
+        (3, "operators", "operators must be an operator name or class"),
+    ]:
+        resolve = resolve_operator if name == "operator" else resolve_operators
+        with pytest.raises(ValueError, match=match):
+            resolve(bad, name)
+
+
+def test_operator_output_table():
+    """The operator semantics, case by case: counts 0..3 of 3 sub-rules."""
+    counts = np.arange(4)
+    table = {
+        ("Or", None): [0, 1, 1, 1],
+        ("And", None): [0, 0, 0, 1],
+        ("AtLeast", 2): [0, 0, 1, 1],
+        ("AtMost", 1): [1, 1, 0, 0],
+        ("Choose", 2): [0, 0, 1, 0],
+        ("Choose", 0): [1, 0, 0, 0],
+    }
+    for (name, k), expected in table.items():
+        for operator in (name, OPERATORS[name]):
+            assert operator_output(operator, counts, 3, k).tolist() == [bool(e) for e in expected], (name, k)
+    k = np.arange(4)[:, None]  # broadcasting: every k against every count
+    assert np.array_equal(operator_output("AtLeast", counts[None, :], 3, k), counts[None, :] >= k)
 
 
 @settings(max_examples=300, deadline=None)

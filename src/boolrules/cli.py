@@ -25,6 +25,7 @@ from .formulations import depth_one
 from .formulations.qubo_problem import PENALTY_MODES
 from .metrics import METRICS, score_counts
 from .rules import OPERATORS
+from .sampling import subsample_rows
 
 __all__ = ["EXPORT_FORMATS", "build_parser", "main"]
 
@@ -89,9 +90,7 @@ def _split(data: Dataset, args):
 
 def _problem(args, data: Dataset):
     """The depth-one problem on all rows, or on `--max-samples` of them drawn with `--seed`."""
-    rows = np.arange(len(data.y))
-    if args.max_samples is not None and args.max_samples < len(rows):
-        rows = np.sort(np.random.RandomState(args.seed).choice(len(rows), args.max_samples, replace=False))
+    rows = subsample_rows(len(data.y), args.max_samples, np.random.RandomState(args.seed))
     if len(np.unique(data.y[rows])) < 2:
         raise UsageError(f"the {len(rows)} rows drawn hold one class only; raise --max-samples")
     problem = depth_one(

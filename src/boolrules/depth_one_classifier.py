@@ -6,8 +6,9 @@ import numpy as np
 
 from .estimator import RuleEstimator
 from .formulations import depth_one
-from .formulations.depth_one import _operator_name
 from .metrics import score_counts
+from .rules import resolve_operator
+from .sampling import subsample_rows
 from .validation import check_bool, check_integer, check_number
 
 __all__ = ["DepthOneClassifier"]
@@ -64,7 +65,7 @@ class DepthOneClassifier(RuleEstimator):
         self.binarizer = binarizer
 
     def _validate_params(self):
-        _operator_name(self.operator)
+        resolve_operator(self.operator)
         max_lit = check_integer(self.max_num_literals, "max_num_literals", 1)
         if check_integer(self.min_num_literals, "min_num_literals", 0) > max_lit:
             raise ValueError(f"min_num_literals must be <= {max_lit} (max_num_literals), got {self.min_num_literals}")
@@ -82,9 +83,7 @@ class DepthOneClassifier(RuleEstimator):
         super()._validate_params()
 
     def _fit_binary(self, X, y, rng):
-        rows = np.arange(len(y))
-        if self.max_samples is not None and self.max_samples < len(y):
-            rows = np.sort(rng.choice(len(y), self.max_samples, replace=False))
+        rows = subsample_rows(len(y), self.max_samples, rng)
         weights = _WEIGHTS[self.metric]
         if weights == "balanced" and len(np.unique(y[rows])) < 2:
             raise ValueError("the row subset holds one class only; raise max_samples")

@@ -21,7 +21,7 @@ from sklearn.utils.validation import (
 
 from .data import QuantileBinarizer
 from .metrics import get_metric, score_counts
-from .rules import check_binary_matrix
+from .validation import check_binary_matrix
 
 __all__ = ["RuleEstimator"]
 

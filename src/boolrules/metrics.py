@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rules.bitset import check_binary_matrix
+from .validation import check_binary_labels
 
 __all__ = ["METRICS", "get_metric", "score_counts", "balanced_sample_weight"]
 
@@ -70,19 +70,11 @@ def get_metric(name: str):
         raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}") from None
 
 
-def _binary_labels(y, name: str) -> np.ndarray:
-    """`y` as a 1-D bool array, or ValueError naming `name` unless it holds 0/1 labels (or bools)."""
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of 0/1 labels, got an array of shape {y.shape}")
-    return check_binary_matrix(y[:, None], name)[:, 0].astype(bool)
-
-
 def score_counts(name: str, y_true, y_pred) -> float:
     """Score 0/1 predictions with the named metric (the positive class is 1)."""
     metric = get_metric(name)
-    y_true = _binary_labels(y_true, "y_true")
-    y_pred = _binary_labels(y_pred, "y_pred")
+    y_true = check_binary_labels(y_true, "y_true").astype(bool)
+    y_pred = check_binary_labels(y_pred, "y_pred").astype(bool)
     if len(y_true) != len(y_pred):
         raise ValueError(f"y_true and y_pred must have the same length, got {len(y_true)} and {len(y_pred)}")
     if not len(y_true):
@@ -95,7 +87,7 @@ def score_counts(name: str, y_true, y_pred) -> float:
 
 def balanced_sample_weight(y) -> np.ndarray:
     """`w_i = n / (2 n_{y_i})` for 0/1 labels: weighted error / n = 1 - balanced accuracy."""
-    y = _binary_labels(y, "y")
+    y = check_binary_labels(y, "y").astype(bool)
     n = len(y)
     num_pos = int(y.sum())
     if num_pos in (0, n):

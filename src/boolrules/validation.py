@@ -1,4 +1,5 @@
-"""Parameter checks that name the argument and what was expected."""
+"""Input checks that name the argument and what was expected: parameters, binary data, labels,
+sample weights."""
 
 from __future__ import annotations
 
@@ -9,7 +10,15 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["check_bool", "check_integer", "check_number", "check_path"]
+__all__ = [
+    "check_binary_labels",
+    "check_binary_matrix",
+    "check_bool",
+    "check_integer",
+    "check_number",
+    "check_path",
+    "check_sample_weight",
+]
 
 
 def check_bool(value, name: str) -> bool:
@@ -41,6 +50,55 @@ def check_number(value, name: str, low: float | None = None) -> float:
     if low is not None and value < low:
         raise ValueError(f"{name} must be >= {low}, got {value}")
     return value
+
+
+def check_binary_matrix(X, name: str = "X") -> np.ndarray:
+    """Validate a 2-D 0/1 (or bool) matrix and return it as uint8 without copying the caller's data."""
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D matrix of 0/1 values, got an array of shape {X.shape}")
+    if X.dtype == bool:
+        return X.view(np.uint8)
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold numbers 0/1 or bools, got dtype {X.dtype}")
+    if X.dtype.kind == "f" and np.isnan(X).any():
+        raise ValueError(f"{name} contains NaN; rules need 0/1 features")
+    if X.size and not np.isin(X, (0, 1)).all():
+        bad = X[~np.isin(X, (0, 1))].flat[0]
+        raise ValueError(
+            f"{name} must be binary (0/1), found the value {bad!r}; binarize it first "
+            "(boolrules.QuantileBinarizer)"
+        )
+    return X.astype(np.uint8, copy=False)
+
+
+def check_binary_labels(y, name: str = "y", n: int | None = None) -> np.ndarray:
+    """A uint8 copy of the 1-D 0/1 (or bool) labels `y`, `n` of them when given; errors name `name`."""
+    y = np.asarray(y)
+    if y.ndim != 1 or (n is not None and len(y) != n):
+        count = "" if n is None else f"{n} "
+        raise ValueError(f"{name} must be a 1-D array of {count}labels, one per row, got shape {y.shape}")
+    if y.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold 0/1 labels (binary numbers or bools), got dtype {y.dtype}")
+    bad = ~np.isin(y, (0, 1))
+    if bad.any():
+        raise ValueError(f"{name} must hold 0/1 labels (binary numbers or bools), found the value {y[bad][0].item()!r}")
+    return y.astype(np.uint8)
+
+
+def check_sample_weight(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray:
+    """A float copy of `n` finite weights >= 0, or an error naming `name`."""
+    try:
+        w = np.array(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of numbers, got {sample_weight!r:.80}") from None
+    if w.shape != (n,):
+        raise ValueError(f"{name} has shape {w.shape}, expected one weight per sample ({n},)")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError(f"{name} must be finite and >= 0")
+    return w
 
 
 def check_path(value, name: str) -> Path:

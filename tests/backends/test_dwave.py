@@ -8,8 +8,8 @@ from dwave.system.testing import MockDWaveSampler
 
 from boolrules.backends import dwave, get_backend
 from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, require_token
-from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations import depth_one
+from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
 
 from ..fakes import ClosableHybrid, Failing, FakeCqmSampler, FakeHybrid, WithMinimum

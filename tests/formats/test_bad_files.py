@@ -17,7 +17,6 @@ from boolrules.formats import LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, expor
 
 from ..errors import assert_raises_clearly
 
-
 # QUBO files
 
 

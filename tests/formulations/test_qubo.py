@@ -8,8 +8,7 @@ import scipy.sparse as sp
 
 from boolrules import load_dataset
 from boolrules.backends import get_backend
-from boolrules.formulations import depth_one
-from boolrules.formulations import StandardForm
+from boolrules.formulations import StandardForm, depth_one
 from boolrules.formulations.qubo import PenaltyQubo
 from boolrules.formulations.reductions import capped_binary_weights
 

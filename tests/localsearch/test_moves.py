@@ -1,31 +1,49 @@
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boolrules.localsearch.moves import LocalMoves, SearchSpace, random_rule
-from boolrules.rules import OPERATORS, Literal, Operator, Or
+from boolrules.rules import OPERATORS, And, AtLeast, AtMost, Choose, Literal, Operator, Or, Zero
 
 ALL = tuple(OPERATORS.values())
 
 
-def assert_valid(rule, space):
-    """The invariants of the native search space (module docstring of moves.py)."""
-    assert isinstance(rule, Operator)
-    assert rule.complexity <= space.max_complexity
-    if space.max_depth is not None:
-        assert rule.depth <= space.max_depth
-    for _, node in rule.walk():
-        if isinstance(node, Operator):
-            assert type(node) in space.operators
-            assert len(node.subrules) >= 2
-            features = [s.index for s in node.subrules if type(s) is Literal]
-            assert len(features) == len(set(features))
-            if node.parameterized:
-                assert 1 <= node.k <= len(node.subrules) - 1
-        else:
-            assert 0 <= node.index < space.num_features
+OUTSIDE = [  # one rule per invariant of the search space, each breaking only that one
+    (Literal(0), "root"),
+    (Or(*(Literal(j) for j in range(7))), "max_complexity"),
+    (Or(Literal(0), And(Literal(1), Or(Literal(2), Literal(3)))), "max_depth"),
+    (Or(Literal(0), Literal(12)), "beyond"),
+    (Or(Literal(0), Zero()), "constant"),
+    (Choose(1, Literal(0), Literal(1)), "allowed operators"),
+    (And(Literal(0), Or(Literal(1))), "two sub-rules"),
+    (AtLeast(2, Literal(0), Literal(1)), "1 <= k <= 1"),
+    (AtMost(0, Literal(0), Literal(1)), "1 <= k <= 1"),
+    (Or(Literal(0), ~Literal(0)), "one feature"),
+]
+SPACE = SearchSpace(12, (Or, And, AtLeast, AtMost), max_complexity=7, max_depth=2)
+
+
+@pytest.mark.parametrize("rule, reason", OUTSIDE, ids=[reason for _, reason in OUTSIDE])
+def test_search_space_names_what_a_rule_breaks(rule, reason):
+    assert not SPACE.contains(rule)
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        SPACE.validate(rule)
+
+
+def test_search_space_contains_rules_at_its_limits():
+    inside = [
+        Or(Literal(0), Literal(11)),
+        And(Or(Literal(1), ~Literal(2)), AtLeast(1, Literal(3), Literal(4))),  # depth 2, complexity 7
+        AtLeast(1, Literal(0), ~Literal(1), Literal(2)),
+        ~AtMost(2, Literal(0), Literal(1), Literal(2)),
+        Or(Literal(0), And(Literal(0), Literal(1))),  # one feature in two operators
+    ]
+    for rule in inside:
+        SPACE.validate(rule)
+        assert SPACE.contains(rule)
 
 
 @settings(max_examples=60, deadline=None)
@@ -41,11 +59,11 @@ def test_every_proposal_is_valid(seed, num_features, max_complexity, max_depth, 
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
     rule = random_rule(space, rng)
-    assert_valid(rule, space)
+    space.validate(rule)
     assert rule.depth == 1 and 2 <= len(rule.subrules) <= max_complexity - 1
     for _ in range(150):
         rule = moves.propose(rule)
-        assert_valid(rule, space)
+        space.validate(rule)
 
 
 def test_moves_change_the_rule_as_named():

@@ -13,10 +13,9 @@ from boolrules.localsearch.oracle import NonLocalOracle, native_form
 from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, Literal, Or
 
-from ..fakes import Garbage, Raising, Returning, TimingOut
+from ..fakes import Garbage, Raising, Recording, Returning, TimingOut
 from ..formulations.brute_force import best_objective
 from ..planted import planted as planted_data
-from .test_moves import assert_valid
 
 ALL = tuple(OPERATORS.values())
 
@@ -64,6 +63,21 @@ def test_replacement_is_the_brute_force_best(planted, operator):
     assert float(w @ (new.subrules[1].evaluate(X[rows]) != labels)) == pytest.approx(expected)
 
 
+@pytest.mark.parametrize("max_samples", [25, 1000])
+def test_a_subproblem_holds_at_most_max_samples_of_its_rows(planted, max_samples):
+    X, y = planted
+    backend = Recording()
+    space = SearchSpace(X.shape[1], ALL, 8)
+    oracle = NonLocalOracle(BitMatrix(X), X, y, balanced_sample_weight(y), space, backend, operators=ALL,
+                            max_samples=max_samples, time_limit=None, rng=random.Random(0))
+    rows, labels = oracle.subproblem(START, (1,))
+    assert oracle.replace(START, (1,), Or) is not None
+    ((problem, _),) = backend.calls
+    assert problem.num_samples == min(max_samples, len(rows)) < 1000
+    candidates = {(*X[i], label) for i, label in zip(rows, labels)}
+    assert {tuple(row) for row in np.column_stack([problem.X, problem.y])} <= candidates
+
+
 def test_root_replacement_needs_two_literals(planted):
     X, y = planted
     oracle = make_oracle(X, y)
@@ -95,7 +109,7 @@ def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
     for _ in range(6):
         new = oracle.propose(rule)
         if new is not None:
-            assert_valid(new, oracle.space)
+            oracle.space.validate(new)
             rule = new
         rule = moves.propose(rule)
     assert oracle.stats.calls == 6
@@ -117,6 +131,7 @@ def test_failing_backends_never_stop_the_search(planted, backend, kind):
     assert stats.proposed == 0
     assert all(len(start.trajectory.objective) == 200 for start in clf.starts_)  # every start ran to its end
     assert clf.best_score_ == pytest.approx(balanced_accuracy_score(y, clf.predict(X)))
+    SearchSpace(X.shape[1], ALL, clf.max_complexity).validate(clf.best_rule_)
 
 
 def test_non_local_moves_are_recorded(planted):

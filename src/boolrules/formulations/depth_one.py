@@ -16,8 +16,15 @@ import pyomo.environ as pyo
 from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
 from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, Operator, check_binary_matrix
-from ..validation import check_bool, check_integer, check_number
+from ..rules import OPERATORS, resolve_operator
+from ..validation import (
+    check_binary_labels,
+    check_binary_matrix,
+    check_bool,
+    check_integer,
+    check_number,
+    check_sample_weight,
+)
 from .problem import DepthOneProblem
 
 __all__ = ["depth_one", "RowBlock", "row_blocks"]
@@ -70,14 +77,6 @@ def row_blocks(operator: str, max_num_literals: int) -> list[RowBlock]:
     return table[operator]
 
 
-def _operator_name(operator) -> str:
-    if isinstance(operator, type) and issubclass(operator, Operator) and operator in OPERATORS.values():
-        return operator.__name__
-    if isinstance(operator, str) and operator in OPERATORS:
-        return operator
-    raise ValueError(f"unknown operator {operator!r}; choose one of {', '.join(OPERATORS)}")
-
-
 def _weights(sample_weight, y: np.ndarray) -> np.ndarray:
     if isinstance(sample_weight, str):
         if sample_weight == "balanced":
@@ -85,26 +84,7 @@ def _weights(sample_weight, y: np.ndarray) -> np.ndarray:
         if sample_weight == "uniform":
             return np.ones(len(y))
         raise ValueError(f"sample_weight must be 'balanced', 'uniform' or an array, got {sample_weight!r}")
-    try:
-        w = np.asarray(sample_weight, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(
-            f"sample_weight must be 'balanced', 'uniform' or an array of numbers, got {sample_weight!r}"
-        ) from None
-    if w.shape != y.shape:
-        raise ValueError(f"sample_weight has shape {w.shape}, expected one weight per sample {y.shape}")
-    if not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError("sample_weight must be finite and >= 0")
-    return w.copy()
-
-
-def _labels(y, n: int) -> np.ndarray:
-    y = np.asarray(y)
-    if y.ndim != 1 or len(y) != n:
-        raise ValueError(f"y must be a 1-D array of {n} labels (one per row of X), got shape {y.shape}")
-    if not np.isin(y, (0, 1)).all():
-        raise ValueError("y must hold 0/1 labels")
-    return y.astype(np.uint8)
+    return check_sample_weight(sample_weight, len(y))
 
 
 def depth_one(
@@ -129,8 +109,8 @@ def depth_one(
     n, m = X.shape
     if n == 0 or m == 0:
         raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
-    y = _labels(y, n)
-    name = _operator_name(operator)
+    y = check_binary_labels(y, "y", n)
+    name = resolve_operator(operator).__name__
     max_lit = check_integer(max_num_literals, "max_num_literals", 1, 2 * m)
     min_lit = check_integer(min_num_literals, "min_num_literals", 0)
     if min_lit > max_lit:

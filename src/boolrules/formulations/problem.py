@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
-from ..rules import OPERATORS, Literal, One, Rule, Zero
+from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
 from .standard_form import StandardForm, ToStandardForm, compile_standard_form
 
 __all__ = ["DepthOneProblem", "check_problem"]
@@ -198,10 +198,7 @@ def check_problem(problem, name: str = "problem") -> DepthOneProblem:
 
 def _one_literal(cls, k, literal: Literal) -> Rule:
     """The literal or constant equivalent to `cls` (with parameter k) over the single `literal`."""
-    op = cls(k, literal) if k is not None else cls(literal)
-    rows = np.zeros((2, literal.index + 1), dtype=np.uint8)
-    rows[1, literal.index] = 1
-    off, on = op.evaluate(rows)  # the operator's value when the feature is 0 and when it is 1
+    off, on = operator_output(cls, [0, 1], 1, k)  # the operator's value when the literal is false and when true
     if off == on:
         return One() if on else Zero()
-    return Literal(literal.index, negated=bool(off))
+    return ~literal if off else literal

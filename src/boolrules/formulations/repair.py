@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules import Rule
+from ..rules import Rule, operator_output
 
 __all__ = ["repair", "repair_values", "polish", "feasible_point", "selection_objectives"]
 
@@ -23,15 +23,8 @@ def _literal_truth(problem) -> np.ndarray:
 def selection_objectives(problem, counts: np.ndarray, size: int) -> np.ndarray:
     """True objective for candidate selections of `size` literals given their per-sample true
     counts `counts` (c, n): shape (c, K) over k = 0..size (K = 1 for Or/And)."""
-    op = problem.operator
-    if op == "Or":
-        pred = (counts >= 1)[:, None, :]
-    elif op == "And":
-        pred = (counts == size)[:, None, :]
-    else:
-        k = np.arange(size + 1)[None, :, None]
-        c = counts[:, None, :]
-        pred = c >= k if op == "AtLeast" else c <= k if op == "AtMost" else c == k
+    k = np.arange(size + 1)[None, :, None] if problem.parameterized else None
+    pred = operator_output(problem.operator, counts[:, None, :], size, k)
     errors = pred != (problem.y.astype(bool) != problem.negated)
     return errors @ problem.weights + problem.lam * size
 
@@ -137,16 +130,12 @@ def feasible_point(problem, values: dict) -> np.ndarray:
     counts = _literal_truth(problem)[:, chosen].sum(axis=1)
     size = int(chosen.sum())
     k = values.get("k")
-    threshold = 0 if k is None else int(k)
-    pred = {
-        "Or": counts >= 1, "And": counts == size, "AtLeast": counts >= threshold,
-        "AtMost": counts <= threshold, "Choose": counts == threshold,
-    }[problem.operator]
+    pred = operator_output(problem.operator, counts, size, None if k is None else int(k))
     errors = pred != (problem.y.astype(bool) != problem.negated)
     full = {"b": values["b"], "bt": values["bt"], "eta": errors.astype(np.int64)}
     if k is not None:
         full["k"] = np.array([int(k)])
     if problem.operator == "Choose":
         negatives = np.array(list(problem.model.negative_samples), dtype=np.int64)
-        full["q"] = (counts[negatives] < threshold).astype(np.int64)
+        full["q"] = (counts[negatives] < int(k)).astype(np.int64)
     return problem.vector_from_values(full)

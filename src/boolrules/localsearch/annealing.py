@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..metrics import get_metric
-from ..rules import BitMatrix, Rule, check_binary_matrix
-from ..validation import check_number
+from ..rules import BitMatrix, Rule
+from ..validation import check_binary_labels, check_number
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
 
@@ -35,10 +35,7 @@ class RuleScorer:
         self.bits = bits
         self.metric = get_metric(metric)
         self.lam = check_number(lam, "lam", 0)
-        y = np.asarray(y)
-        if y.shape != (bits.n,):
-            raise ValueError(f"y must hold one label per row of bits ({bits.n}), got shape {y.shape}")
-        y = check_binary_matrix(y[:, None], "y")[:, 0]
+        y = check_binary_labels(y, "y", bits.n)
         self.y_words = BitMatrix(y[:, None], checked=True).literal_words[0]
         self.num_pos = int(y.sum())
         self.num_neg = len(y) - self.num_pos

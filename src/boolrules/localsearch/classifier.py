@@ -8,34 +8,15 @@ from joblib import Parallel, delayed, effective_n_jobs
 from ..backends.config import backend_from_spec, opened_backend
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, BitMatrix, Operator
+from ..rules import OPERATORS, BitMatrix, resolve_operators
 from ..validation import check_integer, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import NonLocalOracle, OracleStats
 
-__all__ = ["RuleClassifier", "resolve_operators"]
+__all__ = ["RuleClassifier"]
 
 ALL_OPERATORS = tuple(OPERATORS)
-
-
-def resolve_operators(operators, name: str = "operators") -> tuple[type[Operator], ...]:
-    """Operator classes from names or classes (one or several), without repeats; errors name `name`."""
-    if isinstance(operators, (str, type)):
-        operators = (operators,)
-    try:
-        operators = tuple(operators)
-    except TypeError:
-        raise ValueError(f"{name} must be an operator name or class, or a list of them, got {operators!r}") from None
-    resolved = []
-    for op in operators:
-        cls = OPERATORS.get(op) if isinstance(op, str) else op
-        if cls not in OPERATORS.values():
-            raise ValueError(f"unknown operator {op!r} in {name}; choose from {', '.join(OPERATORS)}")
-        resolved.append(cls)
-    if not resolved:
-        raise ValueError(f"{name} must name at least one operator")
-    return tuple(dict.fromkeys(resolved))
 
 
 def _oracle_factory(X, y, bits, space, params, backend):

@@ -28,6 +28,42 @@ class SearchSpace:
     max_complexity: int
     max_depth: int | None = None
 
+    def contains(self, rule: Rule) -> bool:
+        """Whether `rule` is one the native search may build (the invariants in this module's docstring)."""
+        return self._violation(rule) is None
+
+    def validate(self, rule: Rule) -> None:
+        """Raise ValueError saying which invariant `rule` breaks, if any."""
+        violation = self._violation(rule)
+        if violation is not None:
+            raise ValueError(f"{rule} is outside the search space: {violation}")
+
+    def _violation(self, rule: Rule) -> str | None:
+        if not isinstance(rule, Operator):
+            return "the root must be an operator"
+        if rule.complexity > self.max_complexity:
+            return f"complexity {rule.complexity} exceeds max_complexity={self.max_complexity}"
+        if self.max_depth is not None and rule.depth > self.max_depth:
+            return f"depth {rule.depth} exceeds max_depth={self.max_depth}"
+        for path, node in rule.walk():
+            if type(node) is Literal:
+                if node.index >= self.num_features:
+                    return f"literal {node} at {path} is beyond the {self.num_features} features"
+                continue
+            if not isinstance(node, Operator):
+                return f"the constant {node} at {path} is no literal or operator"
+            if type(node) not in self.operators:
+                return f"{type(node).__name__} at {path} is not one of the allowed operators"
+            d = len(node.subrules)
+            if d < 2:
+                return f"{node.name} at {path} has fewer than two sub-rules"
+            if node.parameterized and not 1 <= node.k <= d - 1:
+                return f"{node.name} at {path} needs 1 <= k <= {d - 1}"
+            features = [sub.index for sub in node.subrules if type(sub) is Literal]
+            if len(features) != len(set(features)):
+                return f"{node.name} at {path} has two literals of one feature"
+        return None
+
 
 def _operator(cls: type[Operator], subrules, rng: random.Random) -> Operator:
     """`cls` over `subrules` with a random valid parameter."""

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..backends.base import unseeded
 from ..formulations import depth_one
-from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Rule, Zero
+from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Zero
+from ..sampling import subsample_rows
 from .moves import SearchSpace, replace_at
 
 __all__ = ["NonLocalOracle", "OracleStats", "native_form"]
@@ -104,9 +105,8 @@ class NonLocalOracle:
         if max_literals < min_literals or len(rows) == 0:
             self.stats.nothing += 1
             return None
-        if len(rows) > self.max_samples:
-            keep = np.sort(self.rng.sample(range(len(rows)), self.max_samples))
-            rows, labels = rows[keep], labels[keep]
+        keep = subsample_rows(len(rows), self.max_samples, self.rng)
+        rows, labels = rows[keep], labels[keep]
         try:
             problem = depth_one(
                 self.X[rows], labels.astype(np.uint8), operator, max_num_literals=max_literals,
@@ -130,35 +130,20 @@ class NonLocalOracle:
         if subtree is None or isinstance(subtree, (Zero, One)):  # a constant: nothing to splice
             self.stats.nothing += 1
             return None
-        if not _valid_subtree(subtree, self.space):
-            self.stats.fail("invalid")
+        if isinstance(subtree, Literal) and (not path or subtree.index in self._sibling_features(rule, path)):
+            self.stats.nothing += 1  # a literal is no root, and one beside a literal of its feature is redundant
             return None
-        if isinstance(subtree, Literal):
-            if not path:
-                self.stats.nothing += 1
-                return None
-            parent = rule
-            for i in path[:-1]:
-                parent = parent.subrules[i]
-            siblings = [s.index for j, s in enumerate(parent.subrules) if j != path[-1] and type(s) is Literal]
-            if subtree.index in siblings:
-                self.stats.nothing += 1
-                return None
         new = replace_at(rule, path, subtree)
-        if new.complexity > self.space.max_complexity or (
-            self.space.max_depth is not None and new.depth > self.space.max_depth
-        ):
+        if not self.space.contains(new):
             self.stats.fail("invalid")
             return None
         self.stats.proposed += 1
         return new
 
-
-def _valid_subtree(subtree: Rule, space: SearchSpace) -> bool:
-    """A literal, or an allowed operator over feature-distinct literals."""
-    if isinstance(subtree, Literal):
-        return subtree.index < space.num_features
-    if not isinstance(subtree, (Or, And, AtLeast, AtMost, Choose)) or type(subtree) not in space.operators:
-        return False
-    features = [s.index for s in subtree.subrules if isinstance(s, Literal)]
-    return len(features) == len(subtree.subrules) == len(set(features))
+    @staticmethod
+    def _sibling_features(rule: Rule, path: tuple) -> set[int]:
+        """Features of the literals beside the node at `path`."""
+        parent = rule
+        for i in path[:-1]:
+            parent = parent.subrules[i]
+        return {s.index for j, s in enumerate(parent.subrules) if j != path[-1] and type(s) is Literal}

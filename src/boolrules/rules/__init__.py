@@ -1,6 +1,6 @@
 """Expressive Boolean rules: literals and operators, evaluation, text, JSON and graph forms."""
 
-from .bitset import BitMatrix, check_binary_matrix, evaluate
+from .bitset import BitMatrix, evaluate
 from .nodes import (
     OPERATORS,
     And,
@@ -14,8 +14,11 @@ from .nodes import (
     Rule,
     Zero,
     negate_name,
+    resolve_operator,
+    resolve_operators,
 )
 from .parse import parse
+from .semantics import operator_output
 from .serialize import from_dict, from_json, to_dict
 
 __all__ = [
@@ -31,11 +34,13 @@ __all__ = [
     "Or",
     "Rule",
     "Zero",
-    "check_binary_matrix",
     "evaluate",
     "from_dict",
     "from_json",
     "negate_name",
+    "operator_output",
     "parse",
+    "resolve_operator",
+    "resolve_operators",
     "to_dict",
 ]

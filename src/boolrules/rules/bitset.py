@@ -11,34 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..validation import check_binary_matrix
 from .nodes import And, AtLeast, AtMost, Literal, One, Operator, Or, Rule, Zero
+from .semantics import operator_output
 
-__all__ = ["BitMatrix", "evaluate", "check_binary_matrix"]
-
-# Above this many words per row, bit-sliced counting beats unpack-and-sum.
-_SLICED_COUNT_MIN_WORDS = 64
-
-
-def check_binary_matrix(X, name: str = "X") -> np.ndarray:
-    """Validate a 2-D 0/1 (or bool) matrix and return it as uint8 without copying the caller's data."""
-    if hasattr(X, "to_numpy"):
-        X = X.to_numpy()
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D matrix of 0/1 values, got an array of shape {X.shape}")
-    if X.dtype == bool:
-        return X.view(np.uint8)
-    if X.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold numbers 0/1 or bools, got dtype {X.dtype}")
-    if X.dtype.kind == "f" and np.isnan(X).any():
-        raise ValueError(f"{name} contains NaN; rules need 0/1 features")
-    if X.size and not np.isin(X, (0, 1)).all():
-        bad = X[~np.isin(X, (0, 1))].flat[0]
-        raise ValueError(
-            f"{name} must be binary (0/1), found the value {bad!r}; binarize it first "
-            "(boolrules.QuantileBinarizer)"
-        )
-    return X.astype(np.uint8, copy=False)
+__all__ = ["BitMatrix", "evaluate"]
 
 
 def pack_rows(B: np.ndarray) -> np.ndarray:
@@ -57,12 +34,16 @@ def unpack_row(words: np.ndarray, n: int) -> np.ndarray:
 
 
 class BitMatrix:
-    """A binary data matrix packed for fast evaluation of many rules on the same rows."""
+    """A binary data matrix packed for fast evaluation of many rules on the same rows.
 
-    def __init__(self, X, *, checked: bool = False):
+    Counting operators use the bit-sliced counter when a row has at least `sliced_count_min_words`
+    words (64 by default: where it beats unpack-and-sum, `benchmarks/bench_evaluation.py`)."""
+
+    def __init__(self, X, *, checked: bool = False, sliced_count_min_words: int = 64):
         X = X if checked else check_binary_matrix(X)
         self.n, self.m = X.shape
         self.num_words = (self.n + 63) // 64
+        self.sliced_count_min_words = sliced_count_min_words
         # Rows 0..m-1 are the features, rows m..2m-1 their negations.
         self.literal_words = pack_rows(np.concatenate([X.T, 1 - X.T]))
         self.ones = pack_rows(np.ones((1, self.n), np.uint8))[0]
@@ -116,16 +97,11 @@ class BitMatrix:
         return words
 
     def _count_compare(self, children: np.ndarray, cls, k: int) -> np.ndarray:
-        if self.num_words < _SLICED_COUNT_MIN_WORDS:
+        if self.num_words < self.sliced_count_min_words:
             counts = np.add.reduce(
                 np.unpackbits(children.view(np.uint8), axis=1, bitorder="little"), axis=0
             )
-            if cls is AtLeast:
-                hit = counts >= k
-            elif cls is AtMost:
-                hit = counts <= k
-            else:
-                hit = counts == k
+            hit = operator_output(cls, counts, len(children), k)
             packed = np.packbits(hit, bitorder="little").view(np.uint64)
             return packed & self.ones
         greater, equal = _sliced_compare(children, k)

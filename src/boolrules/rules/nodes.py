@@ -25,6 +25,8 @@ __all__ = [
     "Zero",
     "One",
     "negate_name",
+    "resolve_operator",
+    "resolve_operators",
 ]
 
 _COMPARISON = re.compile(r"^(.*?) (>=|<=|==|!=|>|<) (.*)$", re.DOTALL)
@@ -317,3 +319,26 @@ class Choose(_Counting):
 OPERATORS: dict[str, type[Operator]] = {
     cls.__name__: cls for cls in (Or, And, AtLeast, AtMost, Choose)
 }
+
+
+def resolve_operator(operator, name: str = "operator") -> type[Operator]:
+    """The operator class named by `operator` (a name such as "AtLeast", or the class itself);
+    errors name the argument `name`."""
+    cls = OPERATORS.get(operator) if isinstance(operator, str) else operator
+    if cls not in OPERATORS.values():
+        raise ValueError(f"unknown operator {operator!r} in {name}; choose from {', '.join(OPERATORS)}")
+    return cls
+
+
+def resolve_operators(operators, name: str = "operators") -> tuple[type[Operator], ...]:
+    """Operator classes from one name or class, or a non-empty list of them, without repeats;
+    errors name the argument `name`."""
+    if isinstance(operators, (str, type)):
+        operators = (operators,)
+    try:
+        operators = tuple(operators)
+    except TypeError:
+        raise ValueError(f"{name} must be an operator name or class, or a list of them, got {operators!r}") from None
+    if not operators:
+        raise ValueError(f"{name} must name at least one operator")
+    return tuple(dict.fromkeys(resolve_operator(op, name) for op in operators))
