@@ -1,10 +1,12 @@
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 from boolrules import DepthOneClassifier
 from boolrules.backends import Backend, Result, get_backend
+from boolrules.backends.dwave import MissingCredentialsError
 from boolrules.rules import AtLeast, Literal, Or
 
 from .formulations.brute_force import best_objective
@@ -90,6 +92,21 @@ def test_names_and_negation_on_breast_cancer():
     assert clf.score(data.data, data.target) > 0.85
 
 
+def test_every_parameter_is_checked_by_its_constraint():
+    check_param_validation("DepthOneClassifier", DepthOneClassifier(max_num_literals=2))
+
+
+def test_no_credentials_needed_until_fit(planted, no_dwave_credentials):
+    """A cloud backend is named, not built, until `fit`: construct, clone and get_params work
+    without a token; fit builds the backend and says the token is missing."""
+    clf = clone(DepthOneClassifier(backend="dwave-qpu"))
+    assert clf.get_params()["backend"] == "dwave-qpu"
+    clf._validate_params()  # what fit checks first: the spec, without building the backend
+    with pytest.raises(MissingCredentialsError):
+        clf.fit(*planted)
+    assert not hasattr(clf, "classes_")
+
+
 class Empty(Backend):
     name = "empty"
 
@@ -106,13 +123,13 @@ def test_backend_without_rule_is_a_clear_error(planted):
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"operator": "Nand"}, "unknown operator"),
-        ({"max_num_literals": 0}, "max_num_literals must be >= 1"),
+        ({"operator": "Nand"}, r"'operator' parameter .* operator name among \{And, AtLeast, AtMost, Choose, Or\}.* Got 'Nand'"),
+        ({"max_num_literals": 0}, r"'max_num_literals' parameter .* in the range \[1, inf\)"),
         ({"min_num_literals": 5, "max_num_literals": 2}, "min_num_literals must be <= 2"),
-        ({"metric": "f1"}, "optimises one of"),
-        ({"backend": "quantum-magic"}, "backend must be a name"),
-        ({"time_limit": -1}, "time_limit must be >= 0"),
-        ({"max_samples": 0}, "max_samples must be >= 1"),
+        ({"metric": "f1"}, r"'metric' parameter .* among .*'accuracy'.* Got 'f1'"),
+        ({"backend": "quantum-magic"}, r"'backend' parameter .* backend name among \{.*highs.*\}.* Got 'quantum-magic'"),
+        ({"time_limit": -1}, r"'time_limit' parameter .* None or a float in the range \[0\.0, inf\)"),
+        ({"max_samples": 0}, r"'max_samples' parameter .* None or an int in the range \[1, inf\)"),
     ],
 )
 def test_bad_parameters(planted, params, match):
