@@ -15,7 +15,9 @@ import pytest
 import boolrules
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(boolrules.__file__))
-SKLEARN_VALIDATION = (os.path.join("sklearn", "utils", "validation.py"), os.path.join("sklearn", "utils", "multiclass.py"))
+SKLEARN_VALIDATION = tuple(
+    os.path.join("sklearn", "utils", name) for name in ("validation.py", "multiclass.py", "_param_validation.py")
+)
 
 
 def raised_in(exc: BaseException) -> str:

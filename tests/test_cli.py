@@ -286,7 +286,7 @@ def broken_toml(tmp_path):
 USAGE_ERRORS = [
     ([], "the following arguments are required: COMMAND"),
     (["solve", "--dataset", "nonexistent"], "unknown dataset"),
-    (["fit", "--max-complexity", "2"], "max_complexity must be >= 3"),
+    (["fit", "--max-complexity", "2"], "'max_complexity' parameter of RuleClassifier must be an int in the range [3, inf)"),
     (["solve", "--csv", "{tmp}/missing.csv", "--label", "y"], "does not exist"),
     (["solve", "--csv", "{csv}", "--label", "nope"], "column 'nope' is not in"),
     (["solve", "--csv", "{csv}", "--label", "grade"], "4 distinct values, not 2: pass --positive"),

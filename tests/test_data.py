@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 from boolrules.data import QuantileBinarizer
 
@@ -175,3 +175,7 @@ def test_bad_num_bins(num_bins, error):
 @parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3)])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_num_bins_is_checked_by_its_constraint():
+    check_param_validation("QuantileBinarizer", QuantileBinarizer())

@@ -1,12 +1,14 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 from boolrules import DepthOneClassifier
 from boolrules.backends import get_backend
+from boolrules.backends.dwave import MissingCredentialsError
 from boolrules.rules import AtLeast, Literal, Or
 
 from .fakes import Empty, Recording
@@ -99,6 +101,21 @@ def test_a_dataframe_rule_reads_in_its_column_names():
     clf = DepthOneClassifier("Or", max_num_literals=2, negated=True).fit(X, y.astype(int))
     assert clf.rule_text_ in ("~Or(age >= 49.5, smoker)", "~Or(smoker, age >= 49.5)")
     assert clf.score(X, y.astype(int)) == 1.0
+
+
+def test_every_parameter_is_checked_by_its_constraint():
+    check_param_validation("DepthOneClassifier", DepthOneClassifier(max_num_literals=2))
+
+
+def test_no_credentials_needed_until_fit(planted, no_dwave_credentials):
+    """A cloud backend is named, not built, until `fit`: construct, clone and get_params work
+    without a token; fit builds the backend and says the token is missing."""
+    clf = clone(DepthOneClassifier(backend="dwave-qpu"))
+    assert clf.get_params()["backend"] == "dwave-qpu"
+    clf._validate_params()  # what fit checks first: the spec, without building the backend
+    with pytest.raises(MissingCredentialsError):
+        clf.fit(*planted)
+    assert not hasattr(clf, "classes_")
 
 
 def test_backend_without_rule_is_a_clear_error(planted):

@@ -4,8 +4,10 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from .validation import Interval
 
 
 class QuantileBinarizer(TransformerMixin, BaseEstimator):
@@ -38,15 +40,14 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         Only when ``X`` was a DataFrame with string column names.
     """
 
+    _parameter_constraints: dict = {"num_bins": [Interval(Integral, 2, None, closed="left")]}
+
     def __init__(self, num_bins=10):
         self.num_bins = num_bins
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the thresholds and categories of every column of ``X``; ``y`` is ignored."""
-        if not isinstance(self.num_bins, Integral) or isinstance(self.num_bins, bool):
-            raise TypeError(f"num_bins must be an integer, got {self.num_bins!r}")
-        if self.num_bins < 2:
-            raise ValueError(f"num_bins must be at least 2, got {self.num_bins}")
         columns = self._columns(X, reset=True)
         self.encodings_ = [_fit_column(column, self.num_bins) for column in columns]
         return self

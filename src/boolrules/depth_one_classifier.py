@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from .estimator import RuleEstimator
 from .formulations import depth_one
 from .metrics import score_counts
-from .rules import resolve_operator
 from .sampling import subsample_rows
-from .validation import check_bool, check_integer, check_number
+from .validation import BackendSpec, Interval, OperatorSpec
 
 __all__ = ["DepthOneClassifier"]
 
@@ -38,6 +40,19 @@ class DepthOneClassifier(RuleEstimator):
     `Result`), classes_, feature_names_, rule_text_, binarizer_.
     """
 
+    _parameter_constraints: dict = {
+        **RuleEstimator._parameter_constraints,
+        "operator": [OperatorSpec()],
+        "max_num_literals": [Interval(Integral, 1, None, closed="left")],
+        "min_num_literals": [Interval(Integral, 0, None, closed="left")],
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "negated": ["boolean"],
+        "metric": [StrOptions(set(_WEIGHTS))],
+        "backend": [BackendSpec("backend")],
+        "time_limit": [None, Interval(Real, 0, None, closed="left")],
+        "max_samples": [None, Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(
         self,
         operator="AtLeast",
@@ -64,23 +79,10 @@ class DepthOneClassifier(RuleEstimator):
         self.random_state = random_state
         self.binarizer = binarizer
 
-    def _validate_params(self):
-        resolve_operator(self.operator)
-        max_lit = check_integer(self.max_num_literals, "max_num_literals", 1)
-        if check_integer(self.min_num_literals, "min_num_literals", 0) > max_lit:
-            raise ValueError(f"min_num_literals must be <= {max_lit} (max_num_literals), got {self.min_num_literals}")
-        check_number(self.lam, "lam", 0)
-        check_bool(self.negated, "negated")
-        if not isinstance(self.metric, str) or self.metric not in _WEIGHTS:
-            raise ValueError(f"DepthOneClassifier optimises one of {sorted(_WEIGHTS)}, got metric={self.metric!r}")
-        if self.time_limit is not None:
-            check_number(self.time_limit, "time_limit", 0)
-        if self.max_samples is not None:
-            check_integer(self.max_samples, "max_samples", 1)
-        from .backends.config import backend_from_spec
-
-        backend_from_spec(self.backend)
-        super()._validate_params()
+    def _check_params(self):
+        if self.min_num_literals > self.max_num_literals:
+            raise ValueError(f"min_num_literals must be <= {self.max_num_literals} (max_num_literals), "
+                             f"got {self.min_num_literals}")
 
     def _fit_binary(self, X, y, rng):
         rows = subsample_rows(len(y), self.max_samples, rng)

@@ -9,8 +9,9 @@ score) is here once.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     check_consistent_length,
@@ -20,7 +21,7 @@ from sklearn.utils.validation import (
 )
 
 from .data import QuantileBinarizer
-from .metrics import get_metric, score_counts
+from .metrics import score_counts
 from .validation import check_binary_matrix
 
 __all__ = ["RuleEstimator"]
@@ -41,12 +42,19 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
     `binarizer`: "auto" uses 0/1 input as is and binarizes any other input with
     `QuantileBinarizer`; None demands 0/1 input; or a transformer to fit and apply.
     `metric`: the score that `fit` maximises and `score` reports (binary problems).
+    `random_state`: seeds every random choice.
+
+    Parameters are checked by scikit-learn against `_parameter_constraints` when `fit` starts
+    (subclasses add theirs), then by `_check_params` for relations between parameters.
     """
 
-    def _validate_params(self) -> None:
-        get_metric(self.metric)
-        if not (self.binarizer in ("auto", None) or hasattr(self.binarizer, "fit_transform")):
-            raise ValueError(f"binarizer must be 'auto', None or a transformer, got {self.binarizer!r}")
+    _parameter_constraints: dict = {
+        "binarizer": [StrOptions({"auto"}), None, HasMethods(["fit_transform"])],
+        "random_state": ["random_state"],
+    }
+
+    def _check_params(self) -> None:
+        """Checks that relate parameters to each other (each alone is in `_parameter_constraints`)."""
 
     def _fit_binary(self, X: np.ndarray, y: np.ndarray, rng: np.random.RandomState) -> None:
         raise NotImplementedError
@@ -77,6 +85,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             return check_binary_matrix(X)
         return check_binary_matrix(self.binarizer_.transform(X), "binarized X")
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a binarizer given as a parameter is checked in its own fit
     def fit(self, X, y):
         """Learn a rule from training data `X` (n x m) and labels `y`. A fit that fails or is
         interrupted (Ctrl-C) raises and leaves the estimator as it was, never half fitted."""
@@ -89,7 +98,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             raise
 
     def _fit(self, X, y):
-        self._validate_params()
+        self._check_params()
         X, y = self._check_X(X, y, reset=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -97,10 +106,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes"
             )
-        try:
-            rng = check_random_state(getattr(self, "random_state", None))
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"random_state must be None, an int in [0, 2**32 - 1] or a RandomState: {err}") from None
+        rng = check_random_state(self.random_state)
         if len(self.classes_) > 2:
             self.estimators_ = []
             for cls in self.classes_:

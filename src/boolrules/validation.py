@@ -1,5 +1,5 @@
 """Input checks that name the argument and what was expected: parameters, binary data, labels,
-sample weights."""
+sample weights, and the scikit-learn parameter constraints of the estimators."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ import os
 from pathlib import Path
 
 import numpy as np
+from sklearn.utils import _param_validation
 
 __all__ = [
+    "BackendSpec",
+    "Interval",
+    "OperatorSpec",
     "check_binary_labels",
     "check_binary_matrix",
     "check_bool",
@@ -106,3 +110,74 @@ def check_path(value, name: str) -> Path:
     if not isinstance(value, (str, os.PathLike)):
         raise TypeError(f"{name} must be a str or os.PathLike, got {type(value).__name__}")
     return Path(value)
+
+
+# scikit-learn parameter constraints (`_parameter_constraints`) that say what the checks above say
+
+
+class Interval(_param_validation.Interval):
+    """scikit-learn's `Interval` refusing bools, as `check_integer` and `check_number` do (True is
+    no count); an interval open at infinity already refuses infinity."""
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+class OperatorSpec(_param_validation.StrOptions):
+    """An operator name or class (`rules.resolve_operator`), or with `several` a non-empty list of
+    them (`rules.resolve_operators`). A `StrOptions`, the kind of constraint scikit-learn takes for
+    a set of names, widened to classes and lists."""
+
+    def __init__(self, several: bool = False):
+        from .rules import OPERATORS
+
+        super().__init__(set(OPERATORS))
+        self.several = several
+
+    def is_satisfied_by(self, val):
+        from .rules import resolve_operator, resolve_operators
+
+        try:
+            resolve_operators(val) if self.several else resolve_operator(val)
+        except ValueError:
+            return False
+        return True
+
+    def __str__(self):
+        one = f"an operator name among {{{', '.join(sorted(self.options))}}} or an operator class"
+        return f"{one}, or a non-empty list of them" if self.several else one
+
+
+class BackendSpec(_param_validation.StrOptions):
+    """A backend name, a `Backend` or the path of a .toml backend config, checked without building
+    the backend (`check_backend_spec`: no cloud client, no credentials). A config file's own
+    errors (missing, malformed) are raised as they are, naming the parameter `name`. A `StrOptions`
+    (the kind of constraint scikit-learn takes for a set of names) whose names are looked up when
+    checking, since a backend may be registered after import."""
+
+    def __init__(self, name: str):
+        _param_validation._Constraint.__init__(self)  # not StrOptions.__init__: `options` is a property
+        self.name = name
+
+    @property
+    def options(self) -> set:
+        from .backends import backend_names
+
+        return set(backend_names())
+
+    def is_satisfied_by(self, val):
+        from .backends import Backend
+        from .backends.config import check_backend_spec
+
+        if isinstance(val, Backend):
+            return True
+        if isinstance(val, str) and Path(val).suffix != ".toml":
+            return val in self.options
+        if not isinstance(val, (str, os.PathLike)):
+            return False
+        check_backend_spec(val, self.name)
+        return True
+
+    def __str__(self):
+        return (f"a backend name among {{{', '.join(sorted(self.options))}}}, a Backend or the path of a "
+                ".toml backend config")

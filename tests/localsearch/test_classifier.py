@@ -1,12 +1,14 @@
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
 from boolrules import QuantileBinarizer, RuleClassifier
+from boolrules.backends.dwave import MissingCredentialsError
 from boolrules.rules import AtLeast, Literal
 
 from ..planted import planted as planted_data
@@ -87,3 +89,36 @@ def test_dataframe_columns_kept_for_binary_input():
     clf = RuleClassifier(random_state=0, max_complexity=3, **FAST).fit(X, y)
     assert clf.binarizer_ is None
     assert clf.rule_text_ in ("And(smoker, old)", "And(old, smoker)", "~Or(~smoker, ~old)")
+
+
+def test_every_parameter_is_checked_by_its_constraint():
+    check_param_validation("RuleClassifier", RuleClassifier(**FAST))
+
+
+@pytest.mark.parametrize("params", [
+    {"temperatures": (0.2, float("inf"))},
+    {"lam": float("inf")},
+    {"nonlocal_time_limit": float("inf")},
+    {"max_samples": True},
+])
+def test_infinity_and_bools_are_refused(params):
+    """Infinity is no temperature, time limit or weight; and True, which sklearn's `Interval`
+    takes for 1, is no count."""
+    with pytest.raises(ValueError, match=next(iter(params))):
+        RuleClassifier(**params, **FAST).fit([[0, 1], [1, 0]], [0, 1])
+
+
+def test_no_credentials_needed_until_fit(planted, no_dwave_credentials):
+    """A cloud backend for non-local moves is named, not built, until `fit`: construct, clone and
+    get_params work without a token; fit builds the backend and says the token is missing."""
+    clf = clone(RuleClassifier(nonlocal_backend="dwave-qpu", **FAST))
+    assert clf.get_params()["nonlocal_backend"] == "dwave-qpu"
+    clf._validate_params()  # what fit checks first: the spec, without building the backend
+    with pytest.raises(MissingCredentialsError):
+        clf.fit(*planted)
+    assert not hasattr(clf, "classes_")
+
+
+def test_a_missing_backend_config_names_the_parameter():
+    with pytest.raises(FileNotFoundError, match="nonlocal_backend: .*missing.toml does not exist"):
+        RuleClassifier(nonlocal_backend="missing.toml", **FAST).fit([[0, 1], [1, 0]], [0, 1])

@@ -162,5 +162,6 @@ def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
 
     runs = [fit(n_jobs) for n_jobs in (None, 2)]
     assert runs[0][2].proposed > 0
+    assert runs[0][2].failures == {}  # every seed drawn is one the sampler takes
     assert runs[0] == runs[1]
     assert fit(None, random_state=4)[1] != runs[0][1]

@@ -2,52 +2,76 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
+from numbers import Integral, Real
+
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from sklearn.utils._param_validation import StrOptions
 
-from ..backends.config import backend_from_spec, opened_backend
+from ..backends.config import opened_backend
 from ..estimator import RuleEstimator
-from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, BitMatrix, resolve_operators
-from ..validation import check_integer, check_number
+from ..metrics import METRICS, balanced_sample_weight
+from ..rules import OPERATORS, BitMatrix, Operator, resolve_operators
+from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import NonLocalOracle, OracleStats
 
-__all__ = ["RuleClassifier"]
+__all__ = ["RuleClassifier", "SearchConfig"]
 
 ALL_OPERATORS = tuple(OPERATORS)
 
 
-def _oracle_factory(X, y, bits, space, params, backend):
+@dataclass(frozen=True)
+class SearchConfig:
+    """What every start of one fit shares: the search space, objective and schedule, and the
+    non-local moves (`nonlocal_backend` None: local moves only; else a backend spec or `Backend`)."""
+
+    space: SearchSpace
+    metric: str
+    lam: float
+    num_iterations: int
+    temperatures: tuple[float, float]
+    record: bool
+    nonlocal_backend: object
+    nonlocal_operators: tuple[type[Operator], ...]
+    burn_in: int
+    patience: int
+    max_samples: int
+    nonlocal_time_limit: float | None
+
+
+def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     """rng -> NonLocalOracle for one start on `backend`."""
-    weights = np.ones(len(y)) if params["metric"] == "accuracy" else balanced_sample_weight(y)
-    operators = resolve_operators(params["nonlocal_operators"], "nonlocal_operators")
+    weights = np.ones(len(y)) if config.metric == "accuracy" else balanced_sample_weight(y)
 
     def factory(rng):
         return NonLocalOracle(
-            bits, X, y, weights, space, backend, operators=operators, max_samples=params["max_samples"],
-            time_limit=params["nonlocal_time_limit"], rng=rng,
+            bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
+            max_samples=config.max_samples, time_limit=config.nonlocal_time_limit, rng=rng,
         )
 
     return factory
 
 
-def _run_starts(X, y, space, params, seeds, record):
+def _run_starts(X, y, config: SearchConfig, seeds) -> list[StartResult]:
     """Independent annealing starts on one process (a joblib task)."""
     bits = BitMatrix(X, checked=True)
-    scorer = RuleScorer(bits, y, params["metric"], params["lam"])
-    if params["nonlocal_backend"] is None:
-        return [_anneal(scorer, space, params, seed, record, None) for seed in seeds]
-    with opened_backend(params["nonlocal_backend"], "nonlocal_backend") as backend:
-        factory = _oracle_factory(X, y, bits, space, params, backend)
-        return [_anneal(scorer, space, params, seed, record, factory) for seed in seeds]
+    scorer = RuleScorer(bits, y, config.metric, config.lam)
+    if config.nonlocal_backend is None:
+        return [_anneal(scorer, config, seed, None) for seed in seeds]
+    with opened_backend(config.nonlocal_backend, "nonlocal_backend") as backend:
+        factory = _oracle_factory(X, y, bits, config, backend)
+        return [_anneal(scorer, config, seed, factory) for seed in seeds]
 
 
-def _anneal(scorer, space, params, seed, record, factory) -> StartResult:
+def _anneal(scorer, config: SearchConfig, seed, factory) -> StartResult:
     return anneal(
-        scorer, space, num_iterations=params["num_iterations"], temperatures=params["temperatures"], seed=int(seed),
-        record=record, oracle_factory=factory, burn_in=params["burn_in"], patience=params["patience"],
+        scorer, config.space, num_iterations=config.num_iterations, temperatures=config.temperatures,
+        seed=int(seed), record=config.record, oracle_factory=factory, burn_in=config.burn_in,
+        patience=config.patience,
     )
 
 
@@ -107,6 +131,27 @@ class RuleClassifier(RuleEstimator):
     nonlocal_stats_ (oracle calls, proposed moves, failures by kind, summed over the starts).
     """
 
+    _parameter_constraints: dict = {
+        **RuleEstimator._parameter_constraints,
+        "max_complexity": [Interval(Integral, 3, None, closed="left")],
+        "max_depth": [None, Interval(Integral, 1, None, closed="left")],
+        "operators": [OperatorSpec(several=True)],
+        "num_starts": [Interval(Integral, 1, None, closed="left")],
+        "num_iterations": [Interval(Integral, 1, None, closed="left")],
+        "temperatures": ["array-like"],
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "metric": [StrOptions(set(METRICS))],
+        "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
+        "record_trajectory": ["boolean"],
+        "verbose": ["verbose"],
+        "nonlocal_backend": [None, BackendSpec("nonlocal_backend")],
+        "nonlocal_operators": [OperatorSpec(several=True)],
+        "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
+        "patience": [Interval(Integral, 0, None, closed="left")],
+        "max_samples": [Interval(Integral, 1, None, closed="left")],
+        "nonlocal_time_limit": [None, Interval(Real, 0, None, closed="left")],
+    }
+
     def __init__(
         self,
         max_complexity=10,
@@ -149,76 +194,69 @@ class RuleClassifier(RuleEstimator):
         self.max_samples = max_samples
         self.nonlocal_time_limit = nonlocal_time_limit
 
-    def _validate_params(self):
-        check_integer(self.max_complexity, "max_complexity", 3)
-        check_integer(self.num_starts, "num_starts", 1)
-        check_integer(self.num_iterations, "num_iterations", 1)
-        if self.max_depth is not None:
-            check_integer(self.max_depth, "max_depth", 1)
-        high, low = self._temperatures()
-        if not high >= low > 0:
-            raise ValueError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
-        check_number(self.lam, "lam", 0)
-        resolve_operators(self.operators)
-        if self.n_jobs is not None and check_integer(self.n_jobs, "n_jobs") == 0:
-            raise ValueError("n_jobs must be None, a positive number of workers or negative (-1: all CPUs), got 0")
-        if self.nonlocal_backend is not None:
-            backend_from_spec(self.nonlocal_backend, "nonlocal_backend")
-            resolve_operators(self.nonlocal_operators, "nonlocal_operators")
-            if self.num_iterations_burn_in is not None:
-                check_integer(self.num_iterations_burn_in, "num_iterations_burn_in", 0)
-            check_integer(self.patience, "patience", 0)
-            check_integer(self.max_samples, "max_samples", 1)
-            if self.nonlocal_time_limit is not None:
-                check_number(self.nonlocal_time_limit, "nonlocal_time_limit", 0)
-        super()._validate_params()
+    def _check_params(self):
+        self._temperatures()
 
     def _temperatures(self) -> tuple[float, float]:
         try:
             high, low = self.temperatures
         except (TypeError, ValueError):
             raise ValueError(f"temperatures must be a pair (high, low), got {self.temperatures!r}") from None
-        return check_number(high, "temperatures[0]"), check_number(low, "temperatures[1]")
+        high, low = check_number(high, "temperatures[0]"), check_number(low, "temperatures[1]")
+        if not high >= low > 0:
+            raise ValueError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
+        return high, low
 
     def _fit_binary(self, X, y, rng):
         if X.shape[1] < 2:
             raise ValueError(f"rules need at least 2 binary features, X has {X.shape[1]}")
-        space = SearchSpace(
-            X.shape[1], resolve_operators(self.operators), int(self.max_complexity),
-            None if self.max_depth is None else int(self.max_depth),
-        )
         seeds = rng.randint(2**31 - 1, size=self.num_starts)
-        self.starts_ = self._run(X, y, space, seeds)
+        self.starts_ = self._run(X, y, self._search_config(X.shape[1]), seeds)
         best = max(self.starts_, key=lambda r: r.objective)
         self.best_rule_ = best.rule
         self.best_score_ = best.score
         self.best_objective_ = best.objective
         self.nonlocal_stats_ = _sum_stats([s.oracle for s in self.starts_])
 
-    def _run(self, X, y, space, seeds) -> list[StartResult]:
-        params = {
-            "metric": self.metric,
-            "lam": float(self.lam),
-            "num_iterations": int(self.num_iterations),
-            "temperatures": self._temperatures(),
-            "nonlocal_backend": self.nonlocal_backend,
-            "nonlocal_operators": self.nonlocal_operators,
-            "burn_in": int(self.num_iterations) // 3 if self.num_iterations_burn_in is None
-            else int(self.num_iterations_burn_in),
-            "patience": int(self.patience),
-            "max_samples": int(self.max_samples),
-            "nonlocal_time_limit": self.nonlocal_time_limit,
-        }
-        record = bool(self.record_trajectory)
-        if self.n_jobs in (None, 1):
-            chunks = [[seed] for seed in seeds]
-            results = (_run_starts(X, y, space, params, chunk, record) for chunk in chunks)
-        else:
-            chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
-            parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-            results = parallel(delayed(_run_starts)(X, y, space, params, chunk, record) for chunk in chunks)
-        if self.verbose:
-            from tqdm.auto import tqdm
+    def _search_config(self, num_features: int) -> SearchConfig:
+        num_iterations = int(self.num_iterations)
+        burn_in = self.num_iterations_burn_in
+        space = SearchSpace(
+            num_features, resolve_operators(self.operators), int(self.max_complexity),
+            None if self.max_depth is None else int(self.max_depth),
+        )
+        return SearchConfig(
+            space=space,
+            metric=self.metric,
+            lam=float(self.lam),
+            num_iterations=num_iterations,
+            temperatures=self._temperatures(),
+            record=bool(self.record_trajectory),
+            nonlocal_backend=self.nonlocal_backend,
+            nonlocal_operators=resolve_operators(self.nonlocal_operators, "nonlocal_operators"),
+            burn_in=num_iterations // 3 if burn_in is None else int(burn_in),
+            patience=int(self.patience),
+            max_samples=int(self.max_samples),
+            nonlocal_time_limit=self.nonlocal_time_limit,
+        )
 
-            results = tqdm(results, total=len(chunks), desc="starts", unit="chunk")
-        return [r for chunk in results for r in chunk]
+    def _run(self, X, y, config: SearchConfig, seeds) -> list[StartResult]:
+        """The starts, one at a time on one process (which builds the non-local backend once), or in
+        chunks over joblib workers (each building its own from the spec)."""
+        serial = self.n_jobs in (None, 1)
+        building = serial and config.nonlocal_backend is not None
+        with opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext() as backend:
+            if building:
+                config = replace(config, nonlocal_backend=backend)
+            if serial:
+                chunks = [[seed] for seed in seeds]
+                results = (_run_starts(X, y, config, chunk) for chunk in chunks)
+            else:
+                chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
+                parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
+                results = parallel(delayed(_run_starts)(X, y, config, chunk) for chunk in chunks)
+            if self.verbose:
+                from tqdm.auto import tqdm
+
+                results = tqdm(results, total=len(chunks), desc="starts", unit="chunk")
+            return [r for chunk in results for r in chunk]

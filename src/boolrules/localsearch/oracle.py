@@ -112,7 +112,7 @@ class NonLocalOracle:
                 self.X[rows], labels.astype(np.uint8), operator, max_num_literals=max_literals,
                 min_num_literals=min_literals, sample_weight=self.weights[rows],
             )
-            seed = {"seed": self.rng.randrange(2**32)} if self._seeded else {}  # random_state reaches sampler backends too
+            seed = {"seed": self.rng.randrange(2**31 - 1)} if self._seeded else {}  # random_state reaches samplers too
             result = self.backend.solve(problem, **self.options, **seed)
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
