@@ -56,6 +56,18 @@ def assert_within_bounds(rule, operator, min_lit, max_lit, negated, num_features
 
 
 @pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("negated", [False, True])
+def test_literal_bounds_bind_when_literals_do_not_pay(operator, negated):
+    """λ above any error a literal can remove: the optimum takes exactly min_num_literals literals."""
+    X, y = instance(0)
+    problem = depth_one(X, y, operator, max_num_literals=3, min_num_literals=2, lam=20.0, negated=negated)
+    result = get_backend("highs").solve(problem)
+    expected = best_objective(X, y, balanced_sample_weight(y), operator, min_lit=2, max_lit=3, lam=20.0, negated=negated)
+    assert result.objective == pytest.approx(expected, abs=1e-6) and expected >= 40
+    assert len(result.rule.literals()) == 2
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
 def test_arbitrary_weights_and_overlapping_literals(operator):
     """Per-sample weights (what the non-local oracle uses) and non-exclusive literals."""
     X, y = instance(5, n=9, m=3)

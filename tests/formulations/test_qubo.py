@@ -11,6 +11,7 @@ from boolrules.backends import get_backend
 from boolrules.formulations import StandardForm, depth_one
 from boolrules.formulations.qubo import PenaltyQubo
 from boolrules.formulations.reductions import capped_binary_weights
+from boolrules.formulations.repair import feasible_point
 
 from .tiny import tiny
 
@@ -27,13 +28,19 @@ def ground_state(bqm):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("kwargs", [{}, {"min_num_literals": 1, "lam": 0.25}, {"negated": True}])
 def test_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
+    """With η and sufficient penalties every ground state is a feasible ILP point, an optimal one: no
+    sample row is left broken (η marks exactly the errors of its rule), and its energy is the optimum."""
     problem = tiny(operator, seed, **kwargs)
     qubo = problem.to_qubo(eta=True, penalty="sufficient")
     optimum = get_backend("highs").solve(problem)
-    first = ground_state(qubo.bqm)
-    assert first.energy == pytest.approx(optimum.objective, abs=1e-6)
-    rule = qubo.decode(first.sample)
+    states = dimod.ExactSolver().sample(qubo.bqm)
+    assert states.first.energy == pytest.approx(optimum.objective, abs=1e-6)
+    rule = qubo.decode(states.first.sample)
     assert problem.objective(rule) == pytest.approx(optimum.objective, abs=1e-6)
+    for sample in states.lowest(atol=1e-9).samples():
+        ground = problem.decode(qubo.variable_values(dict(sample))[0])  # a valid selection: nothing to repair
+        eta = np.array([sample[f"eta[{i}]"] for i in range(problem.num_samples)], dtype=bool)
+        assert np.array_equal(eta, problem.errors(ground)), (ground, eta)
 
 
 def _weights_reference(span):
@@ -146,6 +153,29 @@ def test_changing_penalties_does_not_rebuild(monkeypatch):
     cheaper = qubo.with_penalties({"soft": 0.5, "hard": 2.0})
     assert cheaper.labels == qubo.labels and cheaper.penalties.hard == 2.0
     assert cheaper.summary()["max_abs_bias"] < qubo.summary()["max_abs_bias"]
+
+
+@pytest.mark.parametrize("operator", ["Or", "And", "AtLeast", "AtMost"])
+def test_a_repeated_sample_costs_what_its_weight_twice_costs(operator):
+    """Without η every sample is a soft penalty row of its own: two copies of a sample cost what one
+    copy of twice its weight costs, for every selection (rows of different samples never merge)."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, (8, 3), dtype=np.uint8)
+    y = np.array([0, 1, 1, 0, 1, 0, 0, 1], dtype=np.uint8)
+    w = rng.uniform(0.5, 2.0, 8)
+    penalty = {"soft": 1.0, "hard": 7.0}
+    repeated = depth_one(np.vstack([X, X[:1]]), np.append(y, y[0]), operator, max_num_literals=3,
+                         sample_weight=np.append(w, w[0])).to_qubo(eta=False, penalty=penalty)
+    doubled = depth_one(X, y, operator, max_num_literals=3,
+                        sample_weight=np.where(np.arange(8) == 0, 2 * w, w)).to_qubo(eta=False, penalty=penalty)
+    for bits in itertools.product((0, 1), repeat=6):
+        b, bt = np.array(bits[:3]), np.array(bits[3:])
+        if sum(bits) > 3 or (b & bt).any():
+            continue
+        for k in range(sum(bits) + 1) if repeated.problem.parameterized else [None]:
+            values = {"b": b, "bt": bt, "k": k}
+            energies = [q.energy(q.sample_from_vector(feasible_point(q.problem, values))) for q in (repeated, doubled)]
+            assert energies[0] == pytest.approx(energies[1]), (values, energies)
 
 
 @pytest.mark.parametrize("slack", ["below", "above"])

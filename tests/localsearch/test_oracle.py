@@ -63,19 +63,37 @@ def test_replacement_is_the_brute_force_best(planted, operator):
     assert float(w @ (new.subrules[1].evaluate(X[rows]) != labels)) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("max_samples", [25, 1000])
-def test_a_subproblem_holds_at_most_max_samples_of_its_rows(planted, max_samples):
+def test_the_backend_gets_max_samples_of_the_subproblem_rows_and_the_time_limit(planted):
+    """Above max_samples, a subset of the subproblem's rows drawn from the oracle's rng (the same for
+    the same seed, another for another) reaches the backend with its labels, and so does the time limit."""
     X, y = planted
-    backend = Recording()
-    space = SearchSpace(X.shape[1], ALL, 8)
-    oracle = NonLocalOracle(BitMatrix(X), X, y, balanced_sample_weight(y), space, backend, operators=ALL,
-                            max_samples=max_samples, time_limit=None, rng=random.Random(0))
+
+    def solved(seed, max_samples=30):
+        backend = Recording()
+        oracle = make_oracle(X, y, backend=backend, max_samples=max_samples, seed=seed)
+        oracle.replace(START, (1,), Or)
+        (problem, options), = backend.calls
+        return oracle, problem, options
+
+    oracle, problem, options = solved(0)
     rows, labels = oracle.subproblem(START, (1,))
-    assert oracle.replace(START, (1,), Or) is not None
-    ((problem, _),) = backend.calls
-    assert problem.num_samples == min(max_samples, len(rows)) < 1000
-    candidates = {(*X[i], label) for i, label in zip(rows, labels)}
-    assert {tuple(row) for row in np.column_stack([problem.X, problem.y])} <= candidates
+    assert len(rows) > 30 and problem.num_samples == 30
+    expected = {row.tobytes() for row in np.column_stack([X[rows], labels])}
+    assert all(row.tobytes() in expected for row in np.column_stack([problem.X, problem.y]))
+    assert options == {"time_limit": 10.0}
+    assert np.array_equal(solved(0)[1].X, problem.X) and not np.array_equal(solved(1)[1].X, problem.X)
+    everything = solved(0, max_samples=len(rows))[1]
+    assert np.array_equal(everything.X, X[rows]) and np.array_equal(everything.y, labels)
+
+
+def test_a_subtree_beyond_the_complexity_or_depth_budget_is_refused(planted):
+    """Whatever the backend returns, a splice never makes the rule too complex or too deep."""
+    X, y = planted
+    wide = make_oracle(X, y, backend=Garbage(Or(*(Literal(j) for j in range(6)))), max_complexity=START.complexity)
+    assert wide.replace(START, (1,), Or) is None
+    deep = make_oracle(X, y, backend=Garbage(Or(Literal(0), Literal(2))), max_depth=START.depth)
+    assert deep.replace(START, (1, 0), Or) is None
+    assert wide.stats.failures == deep.stats.failures == {"invalid": 1}
 
 
 def test_root_replacement_needs_two_literals(planted):
@@ -94,6 +112,7 @@ def test_native_form_of_degenerate_parameters():
     assert native_form(AtMost(1, a, b)) == AtMost(1, a, b)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 1000), max_complexity=st.integers(3, 9), max_depth=st.one_of(st.none(), st.integers(1, 3)))
 def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
