@@ -149,8 +149,8 @@ class OperatorSpec(_param_validation.StrOptions):
 
 
 class BackendSpec(_param_validation.StrOptions):
-    """A backend name, a `Backend` or the path of a .toml backend config, checked without building
-    the backend (`check_backend_spec`: no cloud client, no credentials). A config file's own
+    """A backend name, a `Backend`, a dimod `Sampler` or the path of a .toml backend config, checked
+    without building the backend (`check_backend_spec`: no cloud client, no credentials). A config file's own
     errors (missing, malformed) are raised as they are, naming the parameter `name`. A `StrOptions`
     (the kind of constraint scikit-learn takes for a set of names) whose names are looked up when
     checking, since a backend may be registered after import."""
@@ -166,10 +166,12 @@ class BackendSpec(_param_validation.StrOptions):
         return set(backend_names())
 
     def is_satisfied_by(self, val):
+        import dimod
+
         from .backends import Backend
         from .backends.config import check_backend_spec
 
-        if isinstance(val, Backend):
+        if isinstance(val, (Backend, dimod.Sampler)):
             return True
         if isinstance(val, str) and Path(val).suffix != ".toml":
             return val in self.options
@@ -179,5 +181,5 @@ class BackendSpec(_param_validation.StrOptions):
         return True
 
     def __str__(self):
-        return (f"a backend name among {{{', '.join(sorted(self.options))}}}, a Backend or the path of a "
-                ".toml backend config")
+        return (f"a backend name among {{{', '.join(sorted(self.options))}}}, a Backend, a dimod Sampler or "
+                "the path of a .toml backend config")

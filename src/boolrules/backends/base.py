@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ from ..rules import Rule
 
 __all__ = [
     "Result", "Backend", "register_backend", "registered", "get_backend", "backend_names", "unseeded",
-    "unknown_options", "BACKENDS", "BACKEND_MODULES", "CAPABILITIES",
+    "unknown_options", "failed", "cause", "BACKENDS", "BACKEND_MODULES", "CAPABILITIES",
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
@@ -123,6 +124,18 @@ class Backend(ABC):
     def __repr__(self) -> str:
         options = "".join(f", {k}={v!r}" for k, v in self._options.items())
         return f"{type(self).__name__}({self.name!r}{options})"
+
+
+def failed(backend: str, start: float, what: str, error: Exception | None = None, raw=None) -> Result:
+    """The Result of a solve that started at `start` (`time.perf_counter()`) and failed because of
+    `what` (the error policy: status "error", a message naming the backend, the exception kept)."""
+    return Result(None, None, "error", time.perf_counter() - start, backend, message=f"backend {backend!r}: {what}",
+                  error=error, raw=raw)
+
+
+def cause(exc: BaseException) -> str:
+    """An exception as a message names it: its type, and its text when it has one."""
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def unknown_options(backend: str, given, known) -> ValueError:

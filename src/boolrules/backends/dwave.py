@@ -24,8 +24,8 @@ from dwave.system import (
 from ..formulations.cqm import CQM_CHAIN
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
-from .base import Backend, Result, register_backend, unknown_options
-from .sampler import HEURISTIC, PARAMETER_CHECKS, Preset
+from .base import Backend, Result, cause, failed, register_backend, unknown_options
+from .sampler import HEURISTIC, PARAMETER_CHECKS, HeldSampler, Preset
 
 __all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "require_token"]
 
@@ -146,8 +146,7 @@ class LeapCqmBackend(Backend):
     def __init__(self, name="leap-cqm", *, sampler=None, **options):
         self.name = name
         self._options = {"time_limit": None, **self.check_options(options)}
-        self._given = sampler
-        self._held = {}  # {"sampler": the cloud client}, once built; shared with `with_options` copies
+        self._sampler = HeldSampler(sampler, _leap_cqm_client)
         if sampler is None:
             require_token()
 
@@ -157,18 +156,11 @@ class LeapCqmBackend(Backend):
     @property
     def sampler(self):
         """The given sampler, or the cloud one, built when first needed (a token still configured)."""
-        if self._given is not None:
-            return self._given
-        if "sampler" not in self._held:
-            require_token()
-            self._held["sampler"] = LeapHybridCQMSampler()
-        return self._held["sampler"]
+        return self._sampler.get()
 
     def close(self) -> None:
         """Close the cloud client this backend built (a given `sampler` is its owner's to close)."""
-        client = self._held.pop("sampler", None)
-        if client is not None:
-            client.close()
+        self._sampler.close()
 
     def solve(self, problem, **options) -> Result:
         check_problem(problem)
@@ -182,14 +174,13 @@ class LeapCqmBackend(Backend):
             sampleset = sampler.sample_cqm(cqm, **params)
             sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
         except Exception as exc:
-            cause = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-            return self._failed(start, f"sampling failed ({cause})", exc)
+            return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
         if len(sampleset) == 0:
-            return self._failed(start, "unusable samples: the solver returned none", None, sampleset)
+            return failed(self.name, start, "unusable samples: the solver returned none", None, sampleset)
         try:  # every sample is over the same variables: the first shows whether they are the CQM's
             CQM_CHAIN.invert(sampleset.first.sample, inverses)
         except ValueError as exc:
-            return self._failed(start, f"unusable samples: {exc}", exc, sampleset)
+            return failed(self.name, start, f"unusable samples: {exc}", exc, sampleset)
         feasible = sampleset.filter(lambda datum: datum.is_feasible)
         best = (feasible if len(feasible) else sampleset).first
         values = CQM_CHAIN.invert(best.sample, inverses)
@@ -203,9 +194,10 @@ class LeapCqmBackend(Backend):
             solver_objective=float(best.energy), message=message, raw=sampleset,
         )
 
-    def _failed(self, start: float, what: str, exc: Exception | None, raw=None) -> Result:
-        return Result(None, None, "error", time.perf_counter() - start, self.name,
-                      message=f"backend {self.name!r}: {what}", error=exc, raw=raw)
+def _leap_cqm_client() -> LeapHybridCQMSampler:
+    """Leap's hybrid CQM solver, once a token is known to be configured."""
+    require_token()
+    return LeapHybridCQMSampler()
 
 
 def check_cqm_options(name: str, options: dict) -> dict:

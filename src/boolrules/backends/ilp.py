@@ -19,7 +19,7 @@ from ..formulations.problem import check_problem
 from ..formulations.repair import feasible_point, polish, repair_values
 from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
-from .base import Backend, Result, register_backend, unknown_options
+from .base import Backend, Result, cause, failed, register_backend, unknown_options
 
 __all__ = [
     "IlpBackend", "ILP_SOLVERS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options", "greedy_point",
@@ -146,8 +146,7 @@ class IlpBackend(Backend):
         try:
             return driver(problem, **options)
         except Exception as exc:  # a solver crash is an error result, not a traceback from deep inside
-            return Result(None, None, "error", time.perf_counter() - start, self.name,
-                          message=f"backend {self.name!r}: {type(exc).__name__}: {exc}", error=exc)
+            return failed(self.name, start, cause(exc), exc)
 
 
 for _solver in ILP_SOLVERS:

@@ -23,11 +23,11 @@ import dimod
 from ..formulations.problem import check_problem
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer, check_number
-from .base import CAPABILITIES, Backend, Result, unknown_options
+from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
-    "SamplerBackend", "Preset", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS", "check_sampler_options",
-    "sampler_class",
+    "SamplerBackend", "Preset", "HeldSampler", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS",
+    "check_sampler_options", "sampler_class",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
@@ -149,6 +149,27 @@ class Preset:
 PLAIN = Preset(None)
 
 
+class HeldSampler:
+    """The sampler of a backend: one the caller `given` (theirs to close), or one `build()` makes
+    when first needed and `close()` closes (a cloud client). The copies `with_options` makes of a
+    backend share it, so they share one client."""
+
+    def __init__(self, given=None, build: Callable | None = None):
+        self._given, self._build, self._built = given, build, None
+
+    def get(self):
+        if self._given is not None:
+            return self._given
+        if self._built is None:
+            self._built = self._build()
+        return self._built
+
+    def close(self) -> None:
+        built, self._built = self._built, None
+        if built is not None:
+            built.close()
+
+
 class SamplerBackend(Backend):
     """Any dimod sampler as a backend (see the module docstring).
 
@@ -161,12 +182,11 @@ class SamplerBackend(Backend):
 
     def __init__(self, sampler, *, name: str | None = None, preset: Preset = PLAIN, **options):
         if isinstance(sampler, dimod.Sampler):
-            self._given, self._build = sampler, None
+            self._sampler = HeldSampler(given=sampler)
         elif callable(sampler):
-            self._given, self._build = None, sampler
+            self._sampler = HeldSampler(build=sampler)
         else:
             raise TypeError(f"sampler must be a dimod Sampler or a function that builds one, got {sampler!r:.80}")
-        self._held = {}  # {"sampler": the one built here}, shared with the copies `with_options` makes
         self.preset = preset
         self.name = name or type(self.sampler).__name__
         self._parameters = tuple(preset.parameters if preset.parameters is not None else self.sampler.parameters)
@@ -177,11 +197,7 @@ class SamplerBackend(Backend):
     @property
     def sampler(self) -> dimod.Sampler:
         """The dimod sampler; one this backend builds is built here when first needed."""
-        if self._given is not None:
-            return self._given
-        if "sampler" not in self._held:
-            self._held["sampler"] = self._build()
-        return self._held["sampler"]
+        return self._sampler.get()
 
     @property
     def parameters(self) -> tuple[str, ...]:
@@ -193,9 +209,7 @@ class SamplerBackend(Backend):
 
     def close(self) -> None:
         """Close the sampler this backend built (a given sampler is its owner's to close)."""
-        sampler = self._held.pop("sampler", None)
-        if sampler is not None:
-            sampler.close()
+        self._sampler.close()
 
     def solve(self, problem, **options) -> Result:
         check_problem(problem)
@@ -210,23 +224,16 @@ class SamplerBackend(Backend):
             sampleset = sampler.sample(qubo.bqm, **params)
             sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
         except Exception as exc:
-            return self._failed(start, f"sampling failed ({_cause(exc)})", exc)
+            return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
         try:
             rule, objective = qubo.decode_best(sampleset)
         except ValueError as exc:
-            return self._failed(start, f"unusable samples: {exc}", exc, sampleset)
+            return failed(self.name, start, f"unusable samples: {exc}", exc, sampleset)
         return Result(
             rule, objective, "feasible", time.perf_counter() - start, self.name,
             solver_objective=float(sampleset.first.energy), message=f"{len(sampleset)} samples", raw=sampleset,
         )
 
-    def _failed(self, start: float, what: str, exc: Exception, raw=None) -> Result:
-        return Result(None, None, "error", time.perf_counter() - start, self.name,
-                      message=f"backend {self.name!r}: {what}", error=exc, raw=raw)
-
-
-def _cause(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def sampler_class(spec) -> type:
