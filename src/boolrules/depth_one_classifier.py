@@ -51,6 +51,7 @@ class DepthOneClassifier(RuleEstimator):
         "backend": [BackendSpec("backend")],
         "time_limit": [None, Interval(Real, 0, None, closed="left")],
         "max_samples": [None, Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
     }
 
     def __init__(

@@ -21,7 +21,7 @@ from sklearn.utils.validation import (
 )
 
 from .data import QuantileBinarizer
-from .metrics import score_counts
+from .metrics import METRICS, score_counts
 from .validation import check_binary_matrix
 
 __all__ = ["RuleEstimator"]
@@ -42,7 +42,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
     `binarizer`: "auto" uses 0/1 input as is and binarizes any other input with
     `QuantileBinarizer`; None demands 0/1 input; or a transformer to fit and apply.
     `metric`: the score that `fit` maximises and `score` reports (binary problems).
-    `random_state`: seeds every random choice.
+    `random_state` (in subclasses that draw at random): seeds every random choice.
 
     Parameters are checked by scikit-learn against `_parameter_constraints` when `fit` starts
     (subclasses add theirs), then by `_check_params` for relations between parameters.
@@ -50,7 +50,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "binarizer": [StrOptions({"auto"}), None, HasMethods(["fit_transform"])],
-        "random_state": ["random_state"],
+        "metric": [StrOptions(set(METRICS))],
     }
 
     def _check_params(self) -> None:
@@ -106,7 +106,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes"
             )
-        rng = check_random_state(self.random_state)
+        rng = check_random_state(getattr(self, "random_state", None))
         if len(self.classes_) > 2:
             self.estimators_ = []
             for cls in self.classes_:

@@ -8,11 +8,10 @@ from numbers import Integral, Real
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.utils._param_validation import StrOptions
 
 from ..backends.config import opened_backend
 from ..estimator import RuleEstimator
-from ..metrics import METRICS, balanced_sample_weight
+from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, Operator, resolve_operators
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from .annealing import RuleScorer, StartResult, anneal
@@ -140,8 +139,8 @@ class RuleClassifier(RuleEstimator):
         "num_iterations": [Interval(Integral, 1, None, closed="left")],
         "temperatures": ["array-like"],
         "lam": [Interval(Real, 0, None, closed="left")],
-        "metric": [StrOptions(set(METRICS))],
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
         "record_trajectory": ["boolean"],
         "verbose": ["verbose"],
         "nonlocal_backend": [None, BackendSpec("nonlocal_backend")],
