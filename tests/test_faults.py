@@ -19,8 +19,10 @@ from sklearn.utils.validation import check_is_fitted
 from boolrules import RuleClassifier
 from boolrules.backends import get_backend
 from boolrules.localsearch import classifier as classifier_module
+from boolrules.rules import Literal, Or
 
 from .fakes import EmptyCqmSampler, Returning
+from .planted import planted
 
 
 def backend_returning(make):
@@ -98,12 +100,6 @@ def test_leap_cqm_with_unusable_samples_is_an_error_result(or_problem, keep, mes
 # Ctrl-C during fit
 
 
-def planted_data(n=400, m=12, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (n, m), dtype=np.uint8)
-    return X, (X[:, 0] | X[:, 1]).astype(np.uint8)
-
-
 def interrupt_after(monkeypatch, calls):
     """Make the annealer raise KeyboardInterrupt on its `calls`-th start, as Ctrl-C would."""
     anneal, count = classifier_module.anneal, [0]
@@ -118,7 +114,7 @@ def interrupt_after(monkeypatch, calls):
 
 
 def test_interrupted_fit_leaves_an_unfitted_estimator_unfitted(monkeypatch):
-    X, y = planted_data()
+    X, y = planted(Or(Literal(0), Literal(1)), 400, 12)
     clf = RuleClassifier(num_starts=3, num_iterations=50, random_state=0)
     interrupt_after(monkeypatch, 2)
     with pytest.raises(KeyboardInterrupt):
@@ -129,7 +125,7 @@ def test_interrupted_fit_leaves_an_unfitted_estimator_unfitted(monkeypatch):
 
 
 def test_interrupted_refit_keeps_the_previous_model(monkeypatch):
-    X, y = planted_data()
+    X, y = planted(Or(Literal(0), Literal(1)), 400, 12)
     clf = RuleClassifier(num_starts=2, num_iterations=50, random_state=0).fit(X, y)
     before = dict(vars(clf))
     interrupt_after(monkeypatch, 1)
@@ -141,7 +137,7 @@ def test_interrupted_refit_keeps_the_previous_model(monkeypatch):
 
 
 def test_a_failed_fit_leaves_no_partial_state():
-    X, y = planted_data()
+    X, y = planted(Or(Literal(0), Literal(1)), 400, 12)
     clf = RuleClassifier(num_starts=1, num_iterations=20, random_state=0).fit(X, y)
     with pytest.raises(ValueError):
         clf.fit(X[:, :1], y)  # fewer than 2 features: fails after classes_ and the binarizer were set

@@ -11,8 +11,10 @@ from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, re
 from boolrules.formulations import depth_one
 from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
+from boolrules.rules import Literal, Or
 
 from ..fakes import ClosableHybrid, Failing, FakeCqmSampler, FakeHybrid, WithMinimum
+from ..planted import planted as planted_data
 
 CLOUD = ["dwave-qpu", "leap-hybrid", "leap-cqm"]
 BOTH_WAYS = r"dwave setup.*dwave config create.*DWAVE_API_TOKEN"
@@ -22,10 +24,7 @@ pytestmark = pytest.mark.usefixtures("no_dwave_credentials")  # nothing here can
 
 
 def planted(n, m, operator="Or", seed=0, **kwargs):
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (n, m), dtype=np.uint8)
-    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
-    return depth_one(X, y, operator, max_num_literals=2, **kwargs)
+    return depth_one(*planted_data(Or(Literal(0), Literal(1)), n, m, seed), operator, max_num_literals=2, **kwargs)
 
 
 def mock_qpu(shape):

@@ -10,7 +10,7 @@ from boolrules.backends import SamplerBackend, get_backend
 from boolrules.backends.config import check_backend_spec, load_backend
 
 from ..errors import assert_raises_clearly
-from .test_samplers import tiny
+from ..formulations.tiny import tiny
 
 HEURISTIC = {"eta": False, "penalty": "calibrated"}
 
@@ -38,9 +38,9 @@ def test_a_dimod_sampler_solves_a_depth_one_problem(or_problem, sampler, options
     assert set(result.raw.variables) == set(or_problem.to_qubo().bqm.variables)  # to_qubo's defaults: with η
 
 
-@pytest.mark.parametrize("operator, seed, n", [("Or", 0, 4), ("AtLeast", 2, 3)])
-def test_dimods_exact_solver_finds_the_ilp_optimum(operator, seed, n):
-    problem = tiny(operator, seed, n)
+@pytest.mark.parametrize("operator, seed", [("Or", 0), ("AtLeast", 2)])
+def test_dimods_exact_solver_finds_the_ilp_optimum(operator, seed):
+    problem = tiny(operator, seed, max_vars=16)
     result = get_backend(dimod.ExactSolver()).solve(problem)
     assert result.objective == pytest.approx(get_backend("highs").solve(problem).objective)
     assert len(result.raw) == 2 ** problem.to_qubo().num_variables  # every state came back
@@ -103,7 +103,7 @@ def test_per_call_options_are_checked_without_rebuilding(or_problem):
 
 
 def test_a_config_naming_dimods_exact_solver_finds_the_ilp_optimum(tmp_path):
-    problem = tiny("Or", 0)
+    problem = tiny("Or", 0, max_vars=16)
     backend = load_backend(write(tmp_path, '[backend]\nsampler = "dimod:ExactSolver"\n'))
     assert backend.name == "ExactSolver" and backend.options()["penalty"] == "sufficient"
     result = backend.solve(problem)

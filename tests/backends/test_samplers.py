@@ -4,22 +4,14 @@ import pytest
 
 from boolrules.backends import get_backend
 from boolrules.backends.samplers import SIMULATED_ANNEALING
-from boolrules.formulations import depth_one
+
+from ..formulations.tiny import tiny
 
 FAST = {
     "sa": {"num_reads": 20, "num_sweeps": 300},
     "tabu": {"num_reads": 4, "timeout": 20},
     "steepest": {"num_reads": 100},
 }
-
-
-def tiny(operator, seed, n=4):
-    """n samples, 2 features, 1 literal: a with-η QUBO small enough for exhaustive search (13 variables
-    for Or with n = 4, 16 for AtLeast with n = 3)."""
-    rng = np.random.default_rng(seed)
-    X = rng.integers(0, 2, (n, 2), dtype=np.uint8)
-    y = np.array([0, 1, *rng.integers(0, 2, n - 2)], dtype=np.uint8)
-    return depth_one(X, y, operator, max_num_literals=1)
 
 
 @pytest.mark.parametrize("name", FAST)
@@ -52,9 +44,9 @@ def test_per_call_options_reach_the_sampler(or_problem):
     assert len(result.raw) == 5
 
 
-@pytest.mark.parametrize("operator, seed, n", [("Or", 0, 4), ("And", 1, 4), ("AtLeast", 2, 3), ("AtMost", 3, 3)])
-def test_exact_returns_the_ilp_optimum(operator, seed, n):
-    problem = tiny(operator, seed, n)
+@pytest.mark.parametrize("operator, seed", [("Or", 0), ("And", 1), ("AtLeast", 2), ("AtMost", 3), ("Choose", 4)])
+def test_exact_returns_the_ilp_optimum(operator, seed):
+    problem = tiny(operator, seed)
     result = get_backend("exact").solve(problem)
     optimum = get_backend("highs").solve(problem)
     assert result.objective == pytest.approx(optimum.objective), optimum
@@ -91,13 +83,9 @@ def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
         ("exact", {"max_variables": 0}, ValueError, "max_variables must be >= 1"),
         ("exact", {"max_variables": None}, TypeError, "max_variables must be an integer"),
         ("exact", {"eta": "yes"}, TypeError, "eta must be true or false"),
+        ("sa", {"seed": 2**31}, ValueError, "seed must be <= 2147483647"),  # dwave-samplers refuses 2**31 and above
     ],
 )
 def test_bad_options_are_named(name, options, error, match):
     with pytest.raises(error, match=match):
         get_backend(name, **options)
-
-
-def test_penalty_defaults():
-    penalty = {name: get_backend(name).options()["penalty"] for name in ("sa", "tabu", "steepest", "exact")}
-    assert penalty == {"sa": "calibrated", "tabu": "calibrated", "steepest": "calibrated", "exact": "sufficient"}

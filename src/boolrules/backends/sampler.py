@@ -35,7 +35,8 @@ __all__ = [
 COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slack": "minimal"})
 # The compilation heuristic samplers do best with (benchmarks/README.md, "Penalty weights").
 HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated"})
-MAX_SEED = 2**32 - 1
+# dwave-samplers refuses seeds of 2**31 and above (its message says 2**32 - 1): one bound for all samplers.
+MAX_SEED = 2**31 - 1
 
 
 def _count(name: str):
