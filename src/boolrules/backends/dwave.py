@@ -24,8 +24,8 @@ from dwave.system import (
 from ..formulations.cqm import CQM_CHAIN
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
-from .base import Backend, Result, cause, failed, register_backend, unknown_options
-from .sampler import HEURISTIC, PARAMETER_CHECKS, HeldSampler, Preset
+from .base import Result, cause, failed, register_backend, unknown_options
+from .sampler import HEURISTIC, PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
 
 __all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "require_token"]
 
@@ -133,7 +133,7 @@ LEAP_HYBRID = Preset(_hybrid, {"time_limit": None, **HEURISTIC},
                      parameters=("time_limit",))
 
 
-class LeapCqmBackend(Backend):
+class LeapCqmBackend(HoldsSampler):
     """Leap's hybrid CQM solver (`LeapHybridCQMSampler`) on the problem's ILP as a CQM.
 
     The lowest-energy feasible sample is decoded as is (status "feasible"); with none feasible, the
@@ -152,15 +152,6 @@ class LeapCqmBackend(Backend):
 
     def check_options(self, options: dict) -> dict:
         return check_cqm_options(self.name, options)
-
-    @property
-    def sampler(self):
-        """The given sampler, or the cloud one, built when first needed (a token still configured)."""
-        return self._sampler.get()
-
-    def close(self) -> None:
-        """Close the cloud client this backend built (a given `sampler` is its owner's to close)."""
-        self._sampler.close()
 
     def solve(self, problem, **options) -> Result:
         check_problem(problem)

@@ -26,7 +26,7 @@ from ..validation import check_integer, check_number
 from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
-    "SamplerBackend", "Preset", "HeldSampler", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS",
+    "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS",
     "check_sampler_options", "sampler_class",
 ]
 
@@ -171,7 +171,23 @@ class HeldSampler:
             built.close()
 
 
-class SamplerBackend(Backend):
+class HoldsSampler(Backend):
+    """A backend whose sampler is a `HeldSampler` (`self._sampler`): built when first needed, and
+    closed by `close` when this backend built it."""
+
+    _sampler: HeldSampler
+
+    @property
+    def sampler(self):
+        """The given sampler, or the one built here when first needed."""
+        return self._sampler.get()
+
+    def close(self) -> None:
+        """Close the sampler this backend built (a given sampler is its owner's to close)."""
+        self._sampler.close()
+
+
+class SamplerBackend(HoldsSampler):
     """Any dimod sampler as a backend (see the module docstring).
 
     `sampler` is a dimod `Sampler`, which stays the caller's (never closed here), or a function
@@ -196,21 +212,12 @@ class SamplerBackend(Backend):
         self._options.update(self.check_options(options))
 
     @property
-    def sampler(self) -> dimod.Sampler:
-        """The dimod sampler; one this backend builds is built here when first needed."""
-        return self._sampler.get()
-
-    @property
     def parameters(self) -> tuple[str, ...]:
         """The sample parameters this backend passes to the sampler."""
         return self._parameters
 
     def check_options(self, options: dict) -> dict:
         return check_sampler_options(self.name, options, self._parameters, self.preset.checks, self.preset.fixed)
-
-    def close(self) -> None:
-        """Close the sampler this backend built (a given sampler is its owner's to close)."""
-        self._sampler.close()
 
     def solve(self, problem, **options) -> Result:
         check_problem(problem)
