@@ -90,7 +90,7 @@ def _split(data: Dataset, args):
 
 def _problem(args, data: Dataset):
     """The depth-one problem on all rows, or on `--max-samples` of them drawn with `--seed`."""
-    rows = subsample_rows(len(data.y), args.max_samples, np.random.RandomState(args.seed))
+    rows = subsample_rows(len(data.y), args.max_samples, args.seed)
     if len(np.unique(data.y[rows])) < 2:
         raise UsageError(f"the {len(rows)} rows drawn hold one class only; raise --max-samples")
     problem = depth_one(
