@@ -59,6 +59,11 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
     def _fit_binary(self, X: np.ndarray, y: np.ndarray, rng: np.random.RandomState) -> None:
         raise NotImplementedError
 
+    def _one_vs_rest_params(self, num_classes: int) -> dict:
+        """Parameters of each of the `num_classes` one-vs-rest classifiers that differ from this
+        one's (a share of a budget)."""
+        return {}
+
     def _check_X(self, X, *y, reset):
         """sklearn's input checks (with `y` when given); a DataFrame is passed on as is so the
         binarizer sees its columns and dtypes."""
@@ -110,7 +115,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         if len(self.classes_) > 2:
             self.estimators_ = []
             for cls in self.classes_:
-                est = clone(self)
+                est = clone(self).set_params(**self._one_vs_rest_params(len(self.classes_)))
                 if "random_state" in est.get_params():
                     est.set_params(random_state=rng.randint(2**31 - 1))
                 self.estimators_.append(est.fit(X, (y == cls).astype(np.uint8)))

@@ -2,13 +2,16 @@
 
 The objective is `S - lam * C` with S the chosen metric. Rules are scored from two popcounts
 on bit-packed predictions, and sub-rule results are memoised, so an iteration re-evaluates
-only the path that its move changed.
+only the path that its move changed. A start runs a fixed number of iterations, or with a time
+slice it cools down over whichever comes first, the iterations or the slice (`schedule`).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +22,7 @@ from ..validation import check_binary_labels, check_number
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
 
-__all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal"]
+__all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal", "schedule"]
 
 # Memoised results kept by one scorer (shared by the starts of one joblib task), in bytes; the memo is
 # emptied when it grows past this.
@@ -69,14 +72,11 @@ class Trajectory:
     nonlocal_gain: np.ndarray
 
     @classmethod
-    def empty(cls, num_iterations: int) -> Trajectory:
-        return cls(
-            np.empty(num_iterations),
-            np.empty(num_iterations),
-            np.empty(num_iterations),
-            np.zeros(num_iterations, dtype=bool),
-            np.full(num_iterations, np.nan),
-        )
+    def from_rows(cls, rows: list[tuple]) -> Trajectory:
+        """From one `(objective, best_objective, temperature, accepted, nonlocal_gain)` per iteration."""
+        columns = zip(*rows) if rows else ((),) * 5
+        objective, best, temperature, accepted, gain = (np.array(c, dtype=float) for c in columns)
+        return cls(objective, best, temperature, accepted.astype(bool), gain)
 
     @property
     def nonlocal_moves(self) -> np.ndarray:
@@ -86,49 +86,91 @@ class Trajectory:
 
 @dataclass
 class StartResult:
-    """Best rule of one start with its score and objective, the trajectory if recorded, and the
-    non-local oracle's counts when it was used."""
+    """Best rule of one start with its score and objective, the iterations it ran and its wall
+    seconds, the trajectory if recorded, and the non-local oracle's counts when it was used."""
 
     rule: Rule
     score: float
     objective: float
     seed: int
+    iterations: int
+    seconds: float
     trajectory: Trajectory | None = field(default=None, repr=False)
     oracle: OracleStats | None = None
+
+
+def schedule(num_iterations: int | None, temperatures: tuple[float, float],
+             until: float | None = None) -> Iterator[tuple[int, float, float]]:
+    """`(iteration, temperature, progress)` of one start on a geometric schedule from
+    `temperatures[0]` to `temperatures[1]`, where the temperature is `high * (low / high) ** progress`.
+
+    Without `until`, `num_iterations` steps with progress `iteration / (num_iterations - 1)`.
+    With `until` (a `time.monotonic()` value, the end of the start's time slice), progress is the
+    larger of that and the share of the slice spent, so that a start cut by time still cools down
+    fully; the start ends after the iteration whose progress reaches 1, or after `num_iterations`
+    (a cap; None: none)."""
+    high, low = temperatures
+    if until is None and num_iterations is None:
+        raise ValueError("num_iterations=None needs a time limit (until) to end the schedule")
+    if until is None:
+        last = max(num_iterations - 1, 1)
+        for it, temperature in enumerate(np.geomspace(high, low, num_iterations).tolist()):
+            yield it, temperature, it / last
+        return
+    start = time.monotonic()
+    seconds = until - start
+    last = math.inf if num_iterations is None else max(num_iterations - 1, 1)
+    ratio = low / high
+    it = 0
+    while num_iterations is None or it < num_iterations:
+        elapsed = time.monotonic() - start
+        progress = min(1.0, max(it / last, elapsed / seconds if seconds > 0 else 1.0))
+        yield it, high * ratio**progress, progress
+        if progress >= 1.0:
+            return
+        it += 1
 
 
 def anneal(
     scorer: RuleScorer,
     space: SearchSpace,
     *,
-    num_iterations: int,
+    num_iterations: int | None,
     temperatures: tuple[float, float],
     seed: int,
     record: bool = False,
     oracle_factory=None,
     burn_in: int = 0,
     patience: int = 10,
+    until: float | None = None,
+    burn_in_progress: float = 0.0,
+    report=None,
 ) -> StartResult:
-    """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule.
+    """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule
+    (`schedule`: `num_iterations` steps, or with `until` until progress reaches 1).
 
-    With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and whenever `patience`
-    iterations pass without a new best, the next proposal is a non-local move (Algorithm 2);
-    when the oracle has nothing, a local move is proposed instead."""
+    With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and `burn_in_progress`
+    of the schedule, and whenever `patience` iterations pass without a new best, the next proposal
+    is a non-local move (Algorithm 2); when the oracle has nothing, a local move is proposed instead.
+    `report(stats)`, if given, is called with the oracle's counts after each oracle call."""
+    started = time.perf_counter()
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
     oracle = None if oracle_factory is None else oracle_factory(rng)
     current = random_rule(space, rng)
     score, objective = scorer.objective(current)
     best, best_score, best_objective = current, score, objective
-    schedule = np.geomspace(temperatures[0], temperatures[1], num_iterations).tolist()
-    trajectory = Trajectory.empty(num_iterations) if record else None
+    rows = [] if record else None
     lam = scorer.lam
     stale = 0
-    for it, temperature in enumerate(schedule):
+    iterations = 0
+    for it, temperature, progress in schedule(num_iterations, temperatures, until):
         proposed = None
-        if oracle is not None and it >= burn_in and stale >= patience:
+        if oracle is not None and it >= burn_in and progress >= burn_in_progress and stale >= patience:
             stale = 0
             proposed = oracle.propose(current, scorer.memo)
+            if report is not None:
+                report(oracle.stats)
         nonlocal_move = proposed is not None
         if proposed is None:
             proposed = moves.propose(current)
@@ -143,11 +185,9 @@ def anneal(
                 best, best_score, best_objective = current, score, objective
                 stale = 0
         if record:
-            trajectory.objective[it] = objective
-            trajectory.best_objective[it] = best_objective
-            trajectory.temperature[it] = temperature
-            trajectory.accepted[it] = accepted
-            if nonlocal_move:
-                trajectory.nonlocal_gain[it] = delta
+            rows.append((objective, best_objective, temperature, accepted, delta if nonlocal_move else math.nan))
+        iterations = it + 1
     stats = None if oracle is None else oracle.stats
-    return StartResult(best, best_score, best_objective, seed, trajectory, stats)
+    trajectory = Trajectory.from_rows(rows) if record else None
+    return StartResult(best, best_score, best_objective, seed, iterations, time.perf_counter() - started,
+                       trajectory, stats)

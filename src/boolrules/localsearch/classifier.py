@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import sys
+import threading
+import time
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,51 +31,72 @@ ALL_OPERATORS = tuple(OPERATORS)
 @dataclass(frozen=True)
 class SearchConfig:
     """What every start of one fit shares: the search space, objective and schedule, and the
-    non-local moves (`nonlocal_backend` None: local moves only; else a backend spec or `Backend`)."""
+    non-local moves (`nonlocal_backend` None: local moves only; else a backend spec or `Backend`).
+    Non-local moves wait for `burn_in` iterations and `burn_in_progress` of each start's schedule."""
 
     space: SearchSpace
     metric: str
     lam: float
-    num_iterations: int
+    num_iterations: int | None
     temperatures: tuple[float, float]
     record: bool
     nonlocal_backend: object
     nonlocal_operators: tuple[type[Operator], ...]
     burn_in: int
+    burn_in_progress: float
     patience: int
     max_samples: int
     nonlocal_time_limit: float | None
 
 
 def _oracle_factory(X, y, bits, config: SearchConfig, backend):
-    """rng -> NonLocalOracle for one start on `backend`."""
+    """(rng, until) -> NonLocalOracle for one start on `backend`."""
     weights = np.ones(len(y)) if config.metric == "accuracy" else balanced_sample_weight(y)
 
-    def factory(rng):
+    def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
-            max_samples=config.max_samples, time_limit=config.nonlocal_time_limit, rng=rng,
+            max_samples=config.max_samples, time_limit=config.nonlocal_time_limit, rng=rng, until=until,
         )
 
     return factory
 
 
-def _run_starts(X, y, config: SearchConfig, seeds) -> list[StartResult]:
-    """Independent annealing starts on one process (a joblib task)."""
+def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None, later: int = 0,
+                report=None) -> list[StartResult]:
+    """Independent annealing starts on one process (a joblib task). With a `deadline` (a
+    `time.time()` value), each start gets an equal share of the time left for it and the `later`
+    starts this process runs after these. `report(event)`, if given, hears of each oracle call
+    ("call") and each start that ends ("start")."""
     bits = BitMatrix(X, checked=True)
     scorer = RuleScorer(bits, y, config.metric, config.lam)
+    end = None if deadline is None else time.monotonic() + (deadline - time.time())
+    calls = None if report is None else lambda stats: report("call")
+
+    def run(factory) -> list[StartResult]:
+        results = []
+        for j, seed in enumerate(seeds):
+            until = None
+            if end is not None:
+                now = time.monotonic()
+                until = now + max(0.0, end - now) / (len(seeds) - j + later)
+            oracle = None if factory is None else partial(factory, until=until)
+            results.append(_anneal(scorer, config, seed, oracle, until, calls))
+            if report is not None:
+                report("start")
+        return results
+
     if config.nonlocal_backend is None:
-        return [_anneal(scorer, config, seed, None) for seed in seeds]
+        return run(None)
     with opened_backend(config.nonlocal_backend, "nonlocal_backend") as backend:
-        factory = _oracle_factory(X, y, bits, config, backend)
-        return [_anneal(scorer, config, seed, factory) for seed in seeds]
+        return run(_oracle_factory(X, y, bits, config, backend))
 
 
-def _anneal(scorer, config: SearchConfig, seed, factory) -> StartResult:
+def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> StartResult:
     return anneal(
         scorer, config.space, num_iterations=config.num_iterations, temperatures=config.temperatures,
         seed=int(seed), record=config.record, oracle_factory=factory, burn_in=config.burn_in,
-        patience=config.patience,
+        patience=config.patience, until=until, burn_in_progress=config.burn_in_progress, report=report,
     )
 
 
@@ -95,12 +121,24 @@ class RuleClassifier(RuleEstimator):
     starts of `num_iterations` local moves each, on a geometric temperature schedule from
     `temperatures[0]` to `temperatures[1]`; the best rule over all starts is kept.
 
+    With `time_budget`, the fit is anytime: every start gets an equal slice of the budget (the
+    starts that run one after another on a worker share it), cools down over its slice or its
+    `num_iterations`, whichever ends first (so a start cut by time still ends cold), and the best
+    rule found when the budget is spent is returned; `n_iter_` says how far each start got.
+
     Parameters
     ----------
     max_complexity : int, >= 3. Most nodes (literals + operators) a rule may have.
     max_depth : int or None. Deepest root-to-leaf path allowed (None: unbounded).
     operators : names or rule classes the search may use.
-    num_starts, num_iterations : the search effort.
+    num_starts : independent starts.
+    num_iterations : iterations per start; with `time_budget` a cap, or None for none.
+    time_budget : None, or seconds > 0 for the whole search (all starts, every worker; with more
+        than two classes, shared among the one-vs-rest fits). A budgeted fit stops on time and
+        depends on the machine's speed, so it does not repeat exactly even with `random_state`.
+        Each non-local call gets at most the time left in its start's slice, on every backend
+        that takes a time limit (the ILP solvers, the samplers that take num_reads, Leap); a
+        call on one that takes none (exact, qaoa, dwave-qpu) ends before its start does.
     temperatures : (high, low) of the geometric schedule.
     lam : complexity penalty λ.
     metric : name of the score S (see `boolrules.metrics.METRICS`).
@@ -111,11 +149,15 @@ class RuleClassifier(RuleEstimator):
     binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer`, None demands 0/1
         input, or a transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
-    verbose : show a progress bar over the starts.
+    verbose : show progress on stderr: starts done, oracle calls, elapsed time (and a note when
+        non-local moves run without a `time_budget`).
     nonlocal_backend : None (local moves only), or a backend name, `Backend` or TOML config path for non-local moves
         (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
     nonlocal_operators : operators the non-local moves may put at the replaced node.
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
+        With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
+        num_iterations` of its progress (None: the first third; with `num_iterations=None`, it
+        counts iterations).
     patience : iterations without a new best before a non-local move is proposed.
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit (None:
@@ -127,7 +169,8 @@ class RuleClassifier(RuleEstimator):
     feature_names_ (names of the binary features, or None), rule_text_ (the rule with those
     names), binarizer_ (fitted transformer or None), starts_ (one `StartResult` per start),
     estimators_ (one binary classifier per class when there are more than two classes),
-    nonlocal_stats_ (oracle calls, proposed moves, failures by kind, summed over the starts).
+    nonlocal_stats_ (oracle calls, proposed moves, failures by kind, summed over the starts),
+    n_iter_ (iterations each start ran, an array), fit_seconds_ (wall seconds of the search).
     """
 
     _parameter_constraints: dict = {
@@ -136,7 +179,8 @@ class RuleClassifier(RuleEstimator):
         "max_depth": [None, Interval(Integral, 1, None, closed="left")],
         "operators": [OperatorSpec(several=True)],
         "num_starts": [Interval(Integral, 1, None, closed="left")],
-        "num_iterations": [Interval(Integral, 1, None, closed="left")],
+        "num_iterations": [None, Interval(Integral, 1, None, closed="left")],
+        "time_budget": [None, Interval(Real, 0, None, closed="neither")],
         "temperatures": ["array-like"],
         "lam": [Interval(Real, 0, None, closed="left")],
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
@@ -158,6 +202,7 @@ class RuleClassifier(RuleEstimator):
         operators=ALL_OPERATORS,
         num_starts=20,
         num_iterations=2000,
+        time_budget=None,
         temperatures=(0.2, 1e-6),
         lam=0.0,
         metric="balanced_accuracy",
@@ -178,6 +223,7 @@ class RuleClassifier(RuleEstimator):
         self.operators = operators
         self.num_starts = num_starts
         self.num_iterations = num_iterations
+        self.time_budget = time_budget
         self.temperatures = temperatures
         self.lam = lam
         self.metric = metric
@@ -195,6 +241,12 @@ class RuleClassifier(RuleEstimator):
 
     def _check_params(self):
         self._temperatures()
+        if self.num_iterations is None and self.time_budget is None:
+            raise ValueError("num_iterations=None (no cap on iterations) needs a time_budget to end the search; "
+                             "give num_iterations or time_budget=SECONDS")
+
+    def _one_vs_rest_params(self, num_classes: int) -> dict:
+        return {} if self.time_budget is None else {"time_budget": self.time_budget / num_classes}
 
     def _temperatures(self) -> tuple[float, float]:
         try:
@@ -210,7 +262,10 @@ class RuleClassifier(RuleEstimator):
         if X.shape[1] < 2:
             raise ValueError(f"rules need at least 2 binary features, X has {X.shape[1]}")
         seeds = rng.randint(2**31 - 1, size=self.num_starts)
+        start = time.perf_counter()
         self.starts_ = self._run(X, y, self._search_config(X.shape[1]), seeds)
+        self.fit_seconds_ = time.perf_counter() - start
+        self.n_iter_ = np.array([s.iterations for s in self.starts_])
         best = max(self.starts_, key=lambda r: r.objective)
         self.best_rule_ = best.rule
         self.best_score_ = best.score
@@ -218,8 +273,8 @@ class RuleClassifier(RuleEstimator):
         self.nonlocal_stats_ = _sum_stats([s.oracle for s in self.starts_])
 
     def _search_config(self, num_features: int) -> SearchConfig:
-        num_iterations = int(self.num_iterations)
-        burn_in = self.num_iterations_burn_in
+        num_iterations = None if self.num_iterations is None else int(self.num_iterations)
+        burn_in, burn_in_progress = self._burn_in(num_iterations)
         space = SearchSpace(
             num_features, resolve_operators(self.operators), int(self.max_complexity),
             None if self.max_depth is None else int(self.max_depth),
@@ -233,29 +288,92 @@ class RuleClassifier(RuleEstimator):
             record=bool(self.record_trajectory),
             nonlocal_backend=self.nonlocal_backend,
             nonlocal_operators=resolve_operators(self.nonlocal_operators, "nonlocal_operators"),
-            burn_in=num_iterations // 3 if burn_in is None else int(burn_in),
+            burn_in=burn_in,
+            burn_in_progress=burn_in_progress,
             patience=int(self.patience),
             max_samples=int(self.max_samples),
             nonlocal_time_limit=self.nonlocal_time_limit,
         )
 
+    def _burn_in(self, num_iterations: int | None) -> tuple[int, float]:
+        """(iterations, share of progress) before non-local moves: iterations without a time budget,
+        progress with one (iterations when there is no num_iterations to relate them to)."""
+        given = self.num_iterations_burn_in
+        if self.time_budget is None:
+            return (num_iterations // 3 if given is None else int(given)), 0.0
+        if given is None:
+            return 0, 1 / 3
+        if num_iterations is None:
+            return int(given), 0.0
+        return 0, min(1.0, int(given) / num_iterations)
+
     def _run(self, X, y, config: SearchConfig, seeds) -> list[StartResult]:
         """The starts, one at a time on one process (which builds the non-local backend once), or in
-        chunks over joblib workers (each building its own from the spec)."""
+        chunks over joblib workers (each building its own from the spec), all before one deadline
+        when there is a time budget."""
+        deadline = None if self.time_budget is None else time.time() + float(self.time_budget)
         serial = self.n_jobs in (None, 1)
         building = serial and config.nonlocal_backend is not None
-        with opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext() as backend:
+        progress = _Progress(len(seeds), parallel=not serial) if self.verbose else nullcontext()
+        with progress, opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext() as backend:
             if building:
                 config = replace(config, nonlocal_backend=backend)
+            if self.verbose and config.nonlocal_backend is not None and deadline is None:
+                progress.note(
+                    f"non-local moves without a time budget: {len(seeds)} starts x {config.num_iterations} iterations "
+                    "run to the end, however long the oracle takes; set time_budget=SECONDS (--time-budget in the "
+                    "CLI) to bound the fit")
+            report = progress.reporter() if self.verbose else None
             if serial:
-                chunks = [[seed] for seed in seeds]
-                results = (_run_starts(X, y, config, chunk) for chunk in chunks)
-            else:
-                chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
-                parallel = Parallel(n_jobs=self.n_jobs, return_as="generator")
-                results = parallel(delayed(_run_starts)(X, y, config, chunk) for chunk in chunks)
-            if self.verbose:
-                from tqdm.auto import tqdm
+                return [result for i, seed in enumerate(seeds)
+                        for result in _run_starts(X, y, config, [seed], deadline, len(seeds) - i - 1, report)]
+            chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
+            parallel = Parallel(n_jobs=self.n_jobs)
+            return [r for chunk in parallel(delayed(_run_starts)(X, y, config, chunk, deadline, 0, report)
+                                            for chunk in chunks) for r in chunk]
 
-                results = tqdm(results, total=len(chunks), desc="starts", unit="chunk")
-            return [r for chunk in results for r in chunk]
+
+class _Progress:
+    """The progress bar of a verbose fit, on stderr: starts done, oracle calls, elapsed time.
+    `reporter()` is what the starts call with each event ("call": an oracle call ended, "start": a
+    start ended); joblib workers send theirs through a queue that a thread here reads."""
+
+    def __init__(self, total: int, parallel: bool):
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(total=total, desc="starts", unit="start")
+        self.calls = 0
+        self.manager = self.queue = self.thread = None
+        if parallel:
+            self.manager = multiprocessing.Manager()
+            self.queue = self.manager.Queue()
+            self.thread = threading.Thread(target=self._read, daemon=True)
+            self.thread.start()
+
+    def __call__(self, event: str) -> None:
+        if event == "call":
+            self.calls += 1
+            self.bar.set_postfix_str(f"oracle calls {self.calls}", refresh=False)
+            self.bar.update(0)  # redraws at most every `mininterval` seconds
+        else:
+            self.bar.update()
+
+    def reporter(self):
+        return self if self.queue is None else self.queue.put
+
+    def note(self, text: str) -> None:
+        self.bar.write(text, file=sys.stderr)
+
+    def _read(self) -> None:
+        while (event := self.queue.get()) is not None:
+            self(event)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self.queue is not None:
+            self.queue.put(None)
+            self.thread.join()
+            self.manager.shutdown()
+        self.bar.close()

@@ -9,6 +9,7 @@ differs from the full rule's by a constant: exact for balanced accuracy), solve,
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -58,10 +59,14 @@ def native_form(rule: Rule) -> Rule | None:
 
 
 class NonLocalOracle:
-    """Proposes non-local moves for one search: fixed data, backend and budget, reusable across calls."""
+    """Proposes non-local moves for one search: fixed data, backend and budget, reusable across calls.
+
+    A backend that takes a time limit gets `time_limit` seconds per call, and never more than what is
+    left until `until` (a `time.monotonic()` value: the end of the start's time slice)."""
 
     def __init__(self, bits, X: np.ndarray, y: np.ndarray, weights: np.ndarray, space: SearchSpace,
-                 backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random):
+                 backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random,
+                 until: float | None = None):
         self.bits = bits
         self.X = X
         self.y = y.astype(bool)
@@ -70,8 +75,8 @@ class NonLocalOracle:
         self.backend = backend
         self.operators = operators
         self.max_samples = max_samples
-        takes_time_limit = "time_limit" in backend.capabilities
-        self.options = {"time_limit": time_limit} if time_limit is not None and takes_time_limit else {}
+        self.time_limit = time_limit if "time_limit" in backend.capabilities else None
+        self.until = until if "time_limit" in backend.capabilities else None
         self.rng = rng
         self._seeded = unseeded(backend)
         self.stats = OracleStats()
@@ -113,7 +118,7 @@ class NonLocalOracle:
                 min_num_literals=min_literals, sample_weight=self.weights[rows],
             )
             seed = {"seed": self.rng.randrange(2**31 - 1)} if self._seeded else {}  # random_state reaches samplers too
-            result = self.backend.solve(problem, **self.options, **seed)
+            result = self.backend.solve(problem, **self._time_limit(), **seed)
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
             return None
@@ -121,6 +126,13 @@ class NonLocalOracle:
             self.stats.fail(result.status if result.error is None else type(result.error).__name__)
             return None
         return self._splice(rule, path, result.rule)
+
+    def _time_limit(self) -> dict:
+        """The time limit of the next call: `time_limit`, cut to the time left until `until`."""
+        limits = [] if self.time_limit is None else [self.time_limit]
+        if self.until is not None:
+            limits.append(max(0.0, self.until - time.monotonic()))
+        return {"time_limit": min(limits)} if limits else {}
 
     def _splice(self, rule: Rule, path: tuple, subtree: Rule) -> Rule | None:
         if not isinstance(subtree, Rule):
