@@ -132,11 +132,12 @@ def _running(what: str):
 
 
 def _show_progress(args) -> bool:
-    return args.progress or sys.stderr.isatty()
+    return args.progress if args.progress is not None else sys.stderr.isatty()
 
 
 class _Steps:
-    """A progress bar over a command's steps, on stderr; shown with --progress or on a terminal."""
+    """A progress bar over a command's steps, on stderr; shown with --progress, or on a terminal
+    unless --no-progress."""
 
     def __init__(self, args, total: int):
         from tqdm import tqdm
@@ -200,6 +201,7 @@ def _fit(args) -> int:
         operators=operators,
         num_starts=args.num_starts,
         num_iterations=args.num_iterations,
+        time_budget=args.time_budget,
         lam=args.lam,
         metric=args.metric,
         n_jobs=args.n_jobs,
@@ -224,6 +226,8 @@ def _fit(args) -> int:
         "train_score": clf.score(X_train, y_train),
         "test_score": clf.score(X_test, y_test),
         "seconds": seconds,
+        "time_budget": args.time_budget,
+        "iterations": clf.n_iter_,
     }
     if clf.nonlocal_stats_ is not None:
         stats = clf.nonlocal_stats_
@@ -239,12 +243,22 @@ def _fit(args) -> int:
           f"test {result['test_balanced_accuracy']:.4f}")
     if args.metric != "balanced_accuracy":
         print(f"{args.metric}: train {result['train_score']:.4f}, test {result['test_score']:.4f}")
-    print(f"time:       {seconds:.2f} s ({args.num_starts} starts x {args.num_iterations} iterations)")
+    print(f"time:       {seconds:.2f} s ({_effort(args, clf.n_iter_)})")
     if "nonlocal" in result:
         nonlocal_ = result["nonlocal"]
         print(f"non-local:  {nonlocal_['calls']} oracle calls to {nonlocal_['backend']}, {nonlocal_['proposed']} "
               f"moves proposed, {nonlocal_['failed']} failed")
     return 0
+
+
+def _effort(args, iterations) -> str:
+    """The search effort: starts x iterations, or with a time budget the iterations the starts ran."""
+    if args.time_budget is None:
+        return f"{args.num_starts} starts x {args.num_iterations} iterations"
+    low, high = int(iterations.min()), int(iterations.max())
+    ran = f"{low}" if low == high else f"{low} to {high}"
+    cap = "" if args.num_iterations is None else f" of at most {args.num_iterations}"
+    return f"budget {args.time_budget:g} s; {args.num_starts} starts ran {ran} iterations{cap}"
 
 
 def _solve(args) -> int:
@@ -414,6 +428,13 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"boolrules: error: {message}\n")
 
 
+def _iterations(text: str) -> int | None:
+    """A number of iterations >= 1, or "none" (no cap: the time budget ends the search)."""
+    if text.lower() == "none":
+        return None
+    return _positive_int(text)
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -428,8 +449,8 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     """Option groups that several commands share."""
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON object")
-    common.add_argument("--progress", action="store_true",
-                        help="show a progress bar on stderr (shown anyway when stderr is a terminal)")
+    common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show progress on stderr (default: when stderr is a terminal)")
 
     data = _Parser(add_help=False)
     group = data.add_argument_group("data")
@@ -483,7 +504,11 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--metric", choices=list(METRICS), default="balanced_accuracy",
                      help="the score to maximise (default: %(default)s)")
     fit.add_argument("--num-starts", type=int, default=20, help="(default: %(default)s)")
-    fit.add_argument("--num-iterations", type=int, default=2000, help="(default: %(default)s)")
+    fit.add_argument("--num-iterations", type=_iterations, default=2000, metavar="N",
+                     help="iterations per start; with --time-budget a cap, or none for no cap (default: %(default)s)")
+    fit.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+                     help="seconds for the whole search: every start cools down over its share and the best rule "
+                          "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
     fit.add_argument("--lam", type=float, default=0.0, help="complexity penalty (default: %(default)s)")
     fit.add_argument("--n-jobs", type=int, default=None, help="parallel workers for the starts")
     backend = fit.add_mutually_exclusive_group()

@@ -120,11 +120,12 @@ def _at_least_the_minimum_time(name, model, sampler, time_limit) -> None:
 
 # A D-Wave QPU (`DWaveSampler`, minor-embedded by `EmbeddingComposite`): `chain_strength` and
 # `annealing_time` (µs) default to Ocean's; `embedding_parameters` go to minorminer, whose search
-# is limited to 60 s.
+# is limited to 60 s. Its reads never go in batches (each call embeds and queues anew): it takes no time limit.
 DWAVE_QPU = Preset(_qpu, {"num_reads": 100, "chain_strength": None, "annealing_time": None,
                           "embedding_parameters": {"timeout": 60}, **HEURISTIC},
                    guard=_fits_the_qpu,
-                   parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"))
+                   parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"),
+                   batches=False)
 # Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's minimum
 # for the QUBO's size, and one below that minimum is refused before anything is sent.
 LEAP_HYBRID = Preset(_hybrid, {"time_limit": None, **HEURISTIC},

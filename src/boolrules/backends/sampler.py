@@ -5,7 +5,9 @@
 Its options are the sampler's own `parameters`, passed to `sampler.sample` (None leaves the
 sampler's default; well-known ones such as num_reads or seed are checked first), and the QUBO
 compilation's `eta`, `penalty`, `slack` (`DepthOneProblem.to_qubo`, whose defaults it keeps).
-A `Preset` names a sampler with its default options and a size guard: the named backends
+A sampler that takes `num_reads` but no `time_limit` is given one here: with `time_limit` (seconds
+for the whole solve), its reads are sampled in batches and sampling stops between batches when the
+time is spent (`sample_in_batches`). A `Preset` names a sampler with its default options and a size guard: the named backends
 (`samplers.py`, `dwave.py`, `qaoa.py`) are presets. The raw `SampleSet` stays on the result.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +30,7 @@ from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
     "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS",
-    "check_sampler_options", "sampler_class",
+    "check_sampler_options", "sample_in_batches", "sampler_class",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
@@ -119,6 +122,8 @@ class Preset:
     checks of options beyond `PARAMETER_CHECKS`, such as the guard's limit. `guard(name, qubo,
     sampler, options)` raises ValueError for a QUBO the backend cannot take, before sampling.
     `parameters`: the sample parameters, for a sampler that is built only when first needed.
+    `batches`: whether a `time_limit` may split the reads into batches (False for a sampler whose
+    every call costs more than its reads, such as a QPU that embeds and queues each call).
     """
 
     sampler: Callable | None
@@ -126,6 +131,18 @@ class Preset:
     checks: Mapping = field(default_factory=dict)
     guard: Callable | None = None
     parameters: tuple[str, ...] | None = None
+    batches: bool = True
+
+    def batched(self, parameters) -> bool:
+        """Whether a sampler with these sample `parameters` keeps to a `time_limit` by sampling its
+        reads in batches (it takes num_reads, and no time_limit of its own)."""
+        return self.batches and "num_reads" in parameters and "time_limit" not in parameters
+
+    def checks_for(self, parameters) -> Mapping:
+        """The preset's `checks`, with `time_limit` when the sampler's reads go in batches."""
+        if not self.batched(parameters):
+            return self.checks
+        return {**self.checks, "time_limit": lambda value: None if value is None else check_number(value, "time_limit", 0)}
 
     @property
     def fixed(self) -> tuple[str, ...]:
@@ -136,7 +153,7 @@ class Preset:
         """The backend `name` with `options` (checked before a cloud sampler looks for credentials)."""
         fixed = {k: options.pop(k) for k in self.fixed if k in options}
         if self.parameters is not None:
-            check_sampler_options(name, options, self.parameters, self.checks, self.fixed)
+            check_sampler_options(name, options, self.parameters, self.checks_for(self.parameters), self.fixed)
         return SamplerBackend(self.sampler(**fixed), name=name, preset=self, **options)
 
     def check(self, name: str, options: dict) -> None:
@@ -144,7 +161,7 @@ class Preset:
         parameters, only when the preset does not name them)."""
         options = {k: v for k, v in options.items() if k not in self.fixed}
         parameters = self.parameters if self.parameters is not None else self.sampler().parameters
-        check_sampler_options(name, options, parameters, self.checks, self.fixed)
+        check_sampler_options(name, options, parameters, self.checks_for(parameters), self.fixed)
 
 
 PLAIN = Preset(None)
@@ -194,7 +211,8 @@ class SamplerBackend(HoldsSampler):
     that builds one, which this backend builds when first needed and closes in `close()`.
     `options` are the sampler's parameters and `eta`, `penalty`, `slack`; `name` (default: the
     sampler's class name) names the backend in results and errors. Capabilities are the
-    sampler's: "seed" and "time_limit" where it takes them.
+    sampler's: "seed" and "time_limit" where it takes them, and "time_limit" where it takes
+    `num_reads` (sampled in batches to keep to it, unless the preset forbids batches).
     """
 
     def __init__(self, sampler, *, name: str | None = None, preset: Preset = PLAIN, **options):
@@ -207,8 +225,13 @@ class SamplerBackend(HoldsSampler):
         self.preset = preset
         self.name = name or type(self.sampler).__name__
         self._parameters = tuple(preset.parameters if preset.parameters is not None else self.sampler.parameters)
-        self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters)
+        self._checks = preset.checks_for(self._parameters)
+        self._batches = preset.batched(self._parameters)
+        self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters) | (
+            {"time_limit"} if self._batches else set())
         self._options = {**preset.defaults, **{k: v for k, v in COMPILE_DEFAULTS.items() if k not in preset.defaults}}
+        if self._batches:
+            self._options["time_limit"] = None
         self._options.update(self.check_options(options))
 
     @property
@@ -217,7 +240,7 @@ class SamplerBackend(HoldsSampler):
         return self._parameters
 
     def check_options(self, options: dict) -> dict:
-        return check_sampler_options(self.name, options, self._parameters, self.preset.checks, self.preset.fixed)
+        return check_sampler_options(self.name, options, self._parameters, self._checks, self.preset.fixed)
 
     def solve(self, problem, **options) -> Result:
         check_problem(problem)
@@ -228,19 +251,54 @@ class SamplerBackend(HoldsSampler):
         if self.preset.guard is not None:
             self.preset.guard(self.name, qubo, sampler, options)
         params = {k: v for k, v in options.items() if k in self._parameters and v is not None}
+        time_limit = options.get("time_limit") if self._batches and "num_reads" in params else None
         try:
-            sampleset = sampler.sample(qubo.bqm, **params)
-            sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
+            if time_limit is None:
+                sampleset = sampler.sample(qubo.bqm, **params)
+                sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
+            else:
+                sampleset, reads = sample_in_batches(sampler, qubo.bqm, params, start + time_limit)
         except Exception as exc:
             return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
         try:
             rule, objective = qubo.decode_best(sampleset)
         except ValueError as exc:
             return failed(self.name, start, f"unusable samples: {exc}", exc, sampleset)
+        status, message = "feasible", f"{len(sampleset)} samples"
+        if time_limit is not None:
+            message += f" from {reads} of {params['num_reads']} reads"
+            if reads < params["num_reads"]:
+                status, message = "time_limit", f"{message} (time limit {time_limit:g} s)"
         return Result(
-            rule, objective, "feasible", time.perf_counter() - start, self.name,
-            solver_objective=float(sampleset.first.energy), message=f"{len(sampleset)} samples", raw=sampleset,
+            rule, objective, status, time.perf_counter() - start, self.name,
+            solver_objective=float(sampleset.first.energy), message=message, raw=sampleset,
         )
+
+
+def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.SampleSet, int]:
+    """`params["num_reads"]` reads of `sampler` in batches, stopping between batches at `end` (a
+    `time.perf_counter()` value); the samples of the reads made, and how many.
+
+    The first batch is one read; each next one at most doubles the reads made and holds no more
+    reads than the time left fits at the pace so far, so a batch rarely runs past `end`. With a
+    `seed`, each batch's seed is drawn from it (the same batches, the same samples)."""
+    total = params["num_reads"]
+    seeds = random.Random(params["seed"]) if params.get("seed") is not None else None
+    samplesets, reads, began = [], 0, time.perf_counter()
+    while reads < total:
+        batch = 1
+        if reads:
+            now = time.perf_counter()
+            batch = min(total - reads, reads, int((end - now) / ((now - began) / reads)))
+            if batch < 1:
+                break
+        if seeds is not None:
+            params = {**params, "seed": seeds.randrange(MAX_SEED)}
+        sampleset = sampler.sample(bqm, **{**params, "num_reads": batch})
+        sampleset.resolve()
+        samplesets.append(sampleset)
+        reads += batch
+    return dimod.concatenate(samplesets), reads
 
 
 
