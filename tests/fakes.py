@@ -4,6 +4,7 @@ Backends implement `Backend.solve`; BQM samplers are dimod `Sampler`s (so any of
 `get_backend(sampler)` or a preset's `sampler=`); CQM samplers answer `sample_cqm` as Leap's does.
 """
 
+import time
 from concurrent.futures import Future
 
 import dimod
@@ -66,6 +67,22 @@ class Returning(dimod.Sampler):
 
     def sample(self, bqm, **parameters):
         return self.make(bqm)
+
+
+class Slow(dimod.Sampler):
+    """Random reads taking `seconds_per_read` each, as a slow sampler would; logs each call's
+    num_reads in `calls`."""
+
+    parameters, properties = {"num_reads": [], "seed": []}, {}
+
+    def __init__(self, seconds_per_read):
+        self.seconds_per_read = seconds_per_read
+        self.calls = []
+
+    def sample(self, bqm, num_reads=10, seed=None):
+        self.calls.append(num_reads)
+        time.sleep(self.seconds_per_read * num_reads)
+        return dimod.RandomSampler().sample(bqm, num_reads=num_reads, seed=seed)
 
 
 class FakeHybrid(dimod.Sampler):

@@ -296,7 +296,7 @@ USAGE_ERRORS = [
     (["solve", "--dataset", "breast_cancer", "--csv", "{csv}"], "not allowed with argument --dataset"),
     (["solve", "--backend", "nonexistent"], "unknown backend 'nonexistent'"),
     (["fit", "--nonlocal-backend", "nonexistent"], "unknown backend 'nonexistent'"),
-    (["solve", "--backend", "sa", "--time-limit", "1"], "backend 'sa' takes no time limit"),
+    (["solve", "--backend", "exact", "--time-limit", "1"], "backend 'exact' takes no time limit"),
     (["solve", "--config", "{bad_toml}"], "unknown option(s) ['num_reads']"),
     (["fit", "--config", "{broken_toml}"], "invalid TOML"),
     (["solve", "--config", "{tmp}/missing.toml"], "does not exist"),

@@ -10,6 +10,7 @@ from boolrules.backends import SamplerBackend, get_backend
 from boolrules.backends.config import check_backend_spec, load_backend
 
 from ..errors import assert_raises_clearly
+from ..fakes import FakeHybrid, Slow
 from ..formulations.tiny import tiny
 
 HEURISTIC = {"eta": False, "penalty": "calibrated"}
@@ -56,9 +57,11 @@ def test_a_sampler_instance_samples_as_its_preset_does(or_problem):
 
 
 def test_capabilities_are_the_samplers_parameters():
-    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed"}
+    """"seed" where the sampler takes one; "time_limit" where it takes one, or takes num_reads."""
+    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed", "time_limit"}
     assert get_backend(dimod.ExactSolver()).capabilities == set()
-    assert get_backend(dimod.RandomSampler()).capabilities == set()
+    assert get_backend(dimod.RandomSampler()).capabilities == {"time_limit"}
+    assert get_backend(FakeHybrid()).capabilities == {"time_limit"}
 
 
 def test_an_unseeded_sampler_follows_the_classifiers_random_state():
@@ -183,3 +186,64 @@ def test_a_failed_solve_reaches_the_classifier_and_the_command_line(tmp_path, ca
     assert isinstance(raised.value.__cause__, ValueError)
     assert main(["solve", "--config", str(path), "--max-samples", "30", "--max-num-literals", "2"]) == 1
     assert "backend 'NullSampler': unusable samples" in capsys.readouterr().err
+
+
+# A time limit for samplers that take num_reads: reads in batches
+
+
+def test_a_time_limit_stops_sampling_between_batches(or_problem):
+    """100 reads of 20 ms with 0.2 s: the reads stop between batches well before the 100, the
+    samples of every read made are kept, and the result says it was cut."""
+    slow = Slow(0.02)
+    result = get_backend(slow, num_reads=100).solve(or_problem, time_limit=0.2)
+    assert result.status == "time_limit" and result.rule is not None
+    reads = sum(slow.calls)
+    assert 1 < len(slow.calls) and reads < 100
+    assert len(result.raw) == reads and f"from {reads} of 100 reads" in result.message
+    assert slow.calls[0] == 1 and all(b <= a for a, b in zip(np.cumsum(slow.calls), slow.calls[1:]))  # at most doubling
+
+
+def test_reads_that_fit_the_time_limit_all_run(or_problem):
+    slow = Slow(0.0)
+    result = get_backend(slow, num_reads=50).solve(or_problem, time_limit=60)
+    assert result.status == "feasible" and sum(slow.calls) == 50 == len(result.raw)
+    assert result.message.endswith("from 50 of 50 reads")
+
+
+def test_without_a_time_limit_one_call_makes_every_read(or_problem):
+    slow = Slow(0.0)
+    result = get_backend(slow, num_reads=30).solve(or_problem)
+    assert slow.calls == [30] and result.status == "feasible" and result.message == "30 samples"
+
+
+def test_a_time_limit_of_zero_makes_one_read(or_problem):
+    slow = Slow(0.0)
+    result = get_backend(slow, num_reads=30).solve(or_problem, time_limit=0)
+    assert slow.calls == [1] and result.status == "time_limit"
+
+
+def test_batches_with_a_seed_repeat(or_problem):
+    """A seeded sampler's batches draw their seeds from it: the same reads in the same batches,
+    the same samples."""
+    backend = get_backend("sa", num_reads=8, num_sweeps=20, seed=4)
+    runs = [backend.solve(or_problem, time_limit=60).raw.record.sample for _ in range(2)]
+    np.testing.assert_array_equal(*runs)
+    assert len(runs[0]) == 8
+
+
+def test_the_sa_preset_and_configs_take_a_time_limit(tmp_path):
+    assert get_backend("sa", time_limit=2).options()["time_limit"] == 2
+    path = tmp_path / "sa.toml"
+    path.write_text('[backend]\nname = "tabu"\ntime_limit = 0.5\n')
+    check_backend_spec(str(path))
+    assert load_backend(path).options()["time_limit"] == 0.5
+    assert_raises_clearly(ValueError, lambda: get_backend("sa", time_limit=-1), "time_limit")
+    assert_raises_clearly(ValueError, lambda: get_backend("exact", time_limit=1), "time_limit")
+
+
+def test_a_qpu_takes_no_time_limit(no_dwave_credentials):
+    """The QPU's reads never go in batches: each call embeds and queues anew."""
+    from boolrules.backends.dwave import DWAVE_QPU
+
+    assert not DWAVE_QPU.batched(DWAVE_QPU.parameters)
+    assert_raises_clearly(ValueError, lambda: DWAVE_QPU.check("dwave-qpu", {"time_limit": 1}), "time_limit")
