@@ -68,6 +68,37 @@ def test_fit_json_with_nonlocal_moves(capsys):
     assert result["nonlocal"]["calls"] >= 1
 
 
+def test_fit_with_a_time_budget(capsys):
+    """--time-budget with --num-iterations none: only the budget ends the starts; the output says
+    how many iterations each start ran."""
+    argv = ["fit", "--num-starts", "2", "--num-iterations", "none", "--time-budget", "0.5", "--max-complexity", "5"]
+    result = run_json(capsys, argv)
+    assert result["time_budget"] == 0.5 and len(result["iterations"]) == 2 and min(result["iterations"]) >= 1
+    assert result["seconds"] < 10
+    assert main(argv) == 0
+    assert "budget 0.5 s; 2 starts ran" in capsys.readouterr().out
+
+
+def test_fit_help_shows_the_time_budget(capsys):
+    assert main(["fit", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--time-budget SECONDS" in out and "--no-progress" in out
+
+
+def test_fit_progress_on_a_terminal_unless_no_progress(capsys, monkeypatch):
+    """On a terminal, fit shows its progress (with the oracle calls) on stderr; --no-progress
+    silences it. A non-local fit without a budget says how to set one."""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    argv = ["fit", "--num-starts", "1", "--num-iterations", "60", "--max-complexity", "5",
+            "--nonlocal-backend", "highs"]
+    assert main([*argv, "--json"]) == 0
+    captured = capsys.readouterr()
+    result, err = json.loads(captured.out), captured.err
+    assert "1/1" in err and f"oracle calls {result['nonlocal']['calls']}" in err and "--time-budget" in err
+    assert main([*argv, "--json", "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_fit_operators_metric_and_config_on_a_csv(capsys, csv):
     argv = ["fit", "--csv", csv, "--label", "churn", "--num-starts", "2", "--num-iterations", "100",
             "--max-complexity", "5", "--operators", "And", "Or", "--metric", "f1",
@@ -287,6 +318,9 @@ USAGE_ERRORS = [
     ([], "the following arguments are required: COMMAND"),
     (["solve", "--dataset", "nonexistent"], "unknown dataset"),
     (["fit", "--max-complexity", "2"], "'max_complexity' parameter of RuleClassifier must be an int in the range [3, inf)"),
+    (["fit", "--num-iterations", "none"], "num_iterations=None (no cap on iterations) needs a time_budget"),
+    (["fit", "--time-budget", "0"], "'time_budget' parameter of RuleClassifier must be None or a float in the range (0"),
+    (["fit", "--num-iterations", "0"], "--num-iterations: must be an integer >= 1"),
     (["solve", "--csv", "{tmp}/missing.csv", "--label", "y"], "does not exist"),
     (["solve", "--csv", "{csv}", "--label", "nope"], "column 'nope' is not in"),
     (["solve", "--csv", "{csv}", "--label", "grade"], "4 distinct values, not 2: pass --positive"),
