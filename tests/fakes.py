@@ -71,16 +71,17 @@ class Returning(dimod.Sampler):
 
 class Slow(dimod.Sampler):
     """Random reads taking `seconds_per_read` each, as a slow sampler would; logs each call's
-    num_reads in `calls`."""
+    num_reads in `calls` and its seed in `seeds`."""
 
     parameters, properties = {"num_reads": [], "seed": []}, {}
 
     def __init__(self, seconds_per_read):
         self.seconds_per_read = seconds_per_read
-        self.calls = []
+        self.calls, self.seeds = [], []
 
     def sample(self, bqm, num_reads=10, seed=None):
         self.calls.append(num_reads)
+        self.seeds.append(seed)
         time.sleep(self.seconds_per_read * num_reads)
         return dimod.RandomSampler().sample(bqm, num_reads=num_reads, seed=seed)
 

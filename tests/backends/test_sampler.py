@@ -224,7 +224,10 @@ def test_a_time_limit_of_zero_makes_one_read(or_problem):
 
 def test_batches_with_a_seed_repeat(or_problem):
     """A seeded sampler's batches draw their seeds from it: the same reads in the same batches,
-    the same samples."""
+    the same samples; each batch has its own seed, so no batch repeats another's reads."""
+    slow = Slow(0.0)
+    get_backend(slow, num_reads=20, seed=3).solve(or_problem, time_limit=60)
+    assert len(slow.calls) > 2 and len(set(slow.seeds)) == len(slow.seeds) and None not in slow.seeds
     backend = get_backend("sa", num_reads=8, num_sweeps=20, seed=4)
     runs = [backend.solve(or_problem, time_limit=60).raw.record.sample for _ in range(2)]
     np.testing.assert_array_equal(*runs)
