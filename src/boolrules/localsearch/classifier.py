@@ -138,7 +138,8 @@ class RuleClassifier(RuleEstimator):
         depends on the machine's speed, so it does not repeat exactly even with `random_state`.
         Each non-local call gets at most the time left in its start's slice, on every backend
         that takes a time limit (the ILP solvers, the samplers that take num_reads, Leap); a
-        call on one that takes none (exact, qaoa, dwave-qpu) ends before its start does.
+        call to one that takes none (exact, qaoa, dwave-qpu) runs to its end, and its start
+        ends after it. With `n_jobs`, starting the worker processes counts against the budget.
     temperatures : (high, low) of the geometric schedule.
     lam : complexity penalty λ.
     metric : name of the score S (see `boolrules.metrics.METRICS`).
@@ -160,8 +161,10 @@ class RuleClassifier(RuleEstimator):
         counts iterations).
     patience : iterations without a new best before a non-local move is proposed.
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
-    nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit (None:
-        the backend's own; Leap's hybrid solvers refuse less than their minimum, about 3 s).
+    nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit: the
+        ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
+        between batches); None: the backend's own. Never more than the start's slice has left
+        under a `time_budget`. Leap's hybrid solvers refuse less than their minimum, about 3 s.
 
     Attributes
     ----------
