@@ -324,8 +324,8 @@ class RuleClassifier(RuleEstimator):
             if self.verbose and config.nonlocal_backend is not None and deadline is None:
                 progress.note(
                     f"non-local moves without a time budget: {len(seeds)} starts x {config.num_iterations} iterations "
-                    "run to the end, however long the oracle takes; set time_budget=SECONDS (--time-budget in the "
-                    "CLI) to bound the fit")
+                    "run to their end, however long that takes; set time_budget=SECONDS (--time-budget in the CLI) "
+                    "to bound the fit")
             report = progress.reporter() if self.verbose else None
             if serial:
                 return [result for i, seed in enumerate(seeds)
