@@ -7,8 +7,8 @@ sampler's default; well-known ones such as num_reads or seed are checked first),
 compilation's `eta`, `penalty`, `slack` (`DepthOneProblem.to_qubo`, whose defaults it keeps).
 A sampler that takes `num_reads` but no `time_limit` is given one here: with `time_limit` (seconds
 for the whole solve), its reads are sampled in batches and sampling stops between batches when the
-time is spent (`sample_in_batches`). A `Preset` names a sampler with its default options and a size guard: the named backends
-(`samplers.py`, `dwave.py`, `qaoa.py`) are presets. The raw `SampleSet` stays on the result.
+time is spent (`sample_in_batches`). A `Preset` names a sampler with its default options and a
+size guard: the named backends (`samplers.py`, `dwave.py`, `qaoa.py`) are presets. The raw `SampleSet` stays on the result.
 """
 
 from __future__ import annotations
@@ -58,6 +58,11 @@ def _beta_range(beta_range) -> tuple[float, float]:
     if not 0 < hot <= cold:
         raise ValueError(f"beta_range must satisfy 0 < hot <= cold, got {beta_range!r}")
     return hot, cold
+
+
+def _optional_seconds(value) -> float | None:
+    """A time limit in seconds >= 0, or None for none."""
+    return value if value is None else check_number(value, "time_limit", 0)
 
 
 def _table(name: str):
@@ -142,7 +147,7 @@ class Preset:
         """The preset's `checks`, with `time_limit` when the sampler's reads go in batches."""
         if not self.batched(parameters):
             return self.checks
-        return {**self.checks, "time_limit": lambda value: None if value is None else check_number(value, "time_limit", 0)}
+        return {**self.checks, "time_limit": _optional_seconds}
 
     @property
     def fixed(self) -> tuple[str, ...]:

@@ -318,7 +318,8 @@ class RuleClassifier(RuleEstimator):
         serial = self.n_jobs in (None, 1)
         building = serial and config.nonlocal_backend is not None
         progress = _Progress(len(seeds), parallel=not serial) if self.verbose else nullcontext()
-        with progress, opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext() as backend:
+        opened = opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext()
+        with progress, opened as backend:
             if building:
                 config = replace(config, nonlocal_backend=backend)
             if self.verbose and config.nonlocal_backend is not None and deadline is None:
