@@ -145,8 +145,9 @@ class RuleClassifier(RuleEstimator):
     metric : name of the score S (see `boolrules.metrics.METRICS`).
     n_jobs : joblib workers for the starts (None: one process).
     random_state : seeds every random choice (int, RandomState or None), including the seeds of an
-        unseeded sampler backend for non-local moves; a solve cut short by `nonlocal_time_limit`
-        depends on the machine's speed, so only searches whose solves finish in time repeat exactly.
+        unseeded sampler backend for non-local moves; a fit with a `time_budget`, and a solve cut
+        short by `nonlocal_time_limit`, depend on the machine's speed, so only searches without a
+        budget whose solves finish in time repeat exactly.
     binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer`, None demands 0/1
         input, or a transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
