@@ -153,7 +153,7 @@ INTERRUPTED_FIT = textwrap.dedent("""
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (3000, 40), dtype=np.uint8)
     y = (X[:, 0] | X[:, 1]).astype(np.uint8)
-    clf = RuleClassifier(num_starts=8, num_iterations=10**7, n_jobs=2, random_state=0)
+    clf = RuleClassifier(num_starts=8, num_iterations=10**7, n_jobs=2, random_state=0, verbose={verbose})
     threading.Timer(3, os.kill, (os.getpid(), signal.SIGINT)).start()
     try:
         clf.fit(X, y)
@@ -168,11 +168,13 @@ INTERRUPTED_FIT = textwrap.dedent("""
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_parallel_starts_and_their_workers():
+@pytest.mark.parametrize("verbose", [False, True])
+def test_ctrl_c_stops_parallel_starts_and_their_workers(verbose):
     """SIGINT 3 s into a fit of 8 starts on 2 joblib workers (hours of work, so it cannot end
     first): the fit raises KeyboardInterrupt and no worker process is left (loky's resource
-    trackers exit with the interpreter and are not counted)."""
-    out = subprocess.run([sys.executable, "-c", INTERRUPTED_FIT], check=False, capture_output=True, text=True, timeout=120)
+    trackers exit with the interpreter and are not counted), nor, when verbose, the process
+    that carries the workers' progress."""
+    out = subprocess.run([sys.executable, "-c", INTERRUPTED_FIT.replace("{verbose}", str(verbose))], check=False, capture_output=True, text=True, timeout=120)
     lines = dict(line.split(" ", 1) if " " in line else (line, "") for line in out.stdout.splitlines())
     assert "interrupted" in lines, out.stdout + out.stderr
     assert lines["workers"] == "0"
