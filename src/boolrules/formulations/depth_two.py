@@ -9,7 +9,8 @@ for DNF, False for CNF) when some term fires, so the samples the model wants fir
 positives for DNF and the negatives for CNF (the other way round when `negated`).
 
 Variables: `z[k, j]` literal j (of the 2m: features, then their negations) is in term k; `u[k]` term
-k is used; `s[k]` term k is a single literal (it decodes to that literal: one node, not two);
+k is used; `s[k]` term k is a single literal (it decodes to that literal: one node, not two; with
+`M = 1` every term is, and `s` is left out);
 `a[i, k]` term k fires on sample i of P; `eta[i]` sample i is misclassified. With the number of
 literals of term k that break it on sample i, `F_ik = Σ_j V_ij z[k, j]`, and `M` literals per term:
 
@@ -22,7 +23,8 @@ literals of term k that break it on sample i, `F_ik = Σ_j V_ij z[k, j]`, and `M
   first, in non-increasing order of a key that is positive exactly for used terms: every rule keeps
   one representative);
 - complexity, the number of nodes of the decoded rule: `C = u[1] + Σ_k (u[k] - s[k]) + Σ z` (the
-  outer node exists when a second term is used; a single term is the rule itself); optionally
+  outer node exists when a second term is used; a single term is the rule itself; `C = u[1] + Σ z`
+  when `M = 1`); optionally
   `C <= max_complexity`, and `Σ_k u[k] >= min_terms`.
 
 Objective: `Σ_i w_i eta_i + λ C`. Depth-one problems charge `λ L` (literals only); here λ is charged
@@ -120,10 +122,8 @@ def depth_two(
         keys = np.arange(1, 2 * m + 1)
         model.term_order = pyo.Constraint(order, rule=lambda _, k: linear(
             [(int(c), v) for c, v in zip(keys, z[k])] + [(-int(c), v) for c, v in zip(keys, z[k + 1])]) >= 0)
-    complexity = linear(
-        ([(1, u[1])] if K > 1 else []) + [(1, v) for v in u] + ([(-1, v) for v in s] if M > 1 else [])
-        + [(1, v) for v in z.ravel()]
-    )
+    term_nodes = [(1, v) for v in u] + [(-1, v) for v in s] if M > 1 else []  # with M = 1 every term is a literal
+    complexity = linear(([(1, u[1])] if K > 1 else []) + term_nodes + [(1, v) for v in z.ravel()])
     if max_complexity is not None:
         model.max_complexity = pyo.Constraint(expr=complexity <= max_complexity)
     if min_terms > 0:
