@@ -12,7 +12,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from ..backends.config import opened_backend
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, BitMatrix, Operator, resolve_operators
+from ..rules import OPERATORS, BitMatrix, Operator, resolve_nonlocal_operators, resolve_operators
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
@@ -35,7 +35,7 @@ class SearchConfig:
     temperatures: tuple[float, float]
     record: bool
     nonlocal_backend: object
-    nonlocal_operators: tuple[type[Operator], ...]
+    nonlocal_operators: tuple  # operator classes and depth-two `Shape`s
     burn_in: int
     patience: int
     max_samples: int
@@ -114,7 +114,10 @@ class RuleClassifier(RuleEstimator):
     verbose : show a progress bar over the starts.
     nonlocal_backend : None (local moves only), or a backend name, `Backend` or TOML config path for non-local moves
         (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
-    nonlocal_operators : operators the non-local moves may put at the replaced node.
+    nonlocal_operators : operators the non-local moves may put at the replaced node, and depth-two
+        shapes: "DNF" (an Or of Ands), "CNF" (an And of Ors) or a `rules.Shape` with other bounds
+        (default 2 terms, literals per term as the complexity budget allows); a shape needs its two
+        operators among `operators`.
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
     patience : iterations without a new best before a non-local move is proposed.
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
@@ -144,7 +147,7 @@ class RuleClassifier(RuleEstimator):
         "record_trajectory": ["boolean"],
         "verbose": ["verbose"],
         "nonlocal_backend": [None, BackendSpec("nonlocal_backend")],
-        "nonlocal_operators": [OperatorSpec(several=True)],
+        "nonlocal_operators": [OperatorSpec(several=True, shapes=True)],
         "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
@@ -232,7 +235,7 @@ class RuleClassifier(RuleEstimator):
             temperatures=self._temperatures(),
             record=bool(self.record_trajectory),
             nonlocal_backend=self.nonlocal_backend,
-            nonlocal_operators=resolve_operators(self.nonlocal_operators, "nonlocal_operators"),
+            nonlocal_operators=resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators"),
             burn_in=num_iterations // 3 if burn_in is None else int(burn_in),
             patience=int(self.patience),
             max_samples=int(self.max_samples),
