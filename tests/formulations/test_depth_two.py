@@ -161,6 +161,21 @@ def test_feasible_points_round_trip(shape, negated):
         assert qubo.energy(qubo.sample_from_vector(x)) == pytest.approx(problem.objective(rule))
 
 
+def test_a_term_never_holds_a_feature_and_its_negation():
+    """The choice And(f0, ~f0) (a term that never fires) is infeasible, though its objective would
+    equal an unused term's plus nodes: only exclusive_literals rules it out."""
+    X, y = instance(4)
+    problem = depth_two(X, y, "DNF", max_terms=2, max_literals_per_term=2)
+    form = problem.standard_form
+    z = np.zeros((2, 6), int)
+    z[0, [0, 3]] = 1
+    values = {"z": z.ravel(), "u": [1, 0], "s": [0, 0], "a": np.zeros(len(problem.model.fired_samples) * 2),
+              "eta": problem._fired.astype(int)}
+    body = form.A @ problem.vector_from_values(values)
+    broken = (body < form.lower - 1e-9) | (body > form.upper + 1e-9)
+    assert set(form.row_block[broken]) == {"exclusive_literals"}
+
+
 def test_decode_simplifies_terms():
     """Unused terms vanish, a one-literal term is its literal, a single term is the rule."""
     X, y = instance(0, m=3)
