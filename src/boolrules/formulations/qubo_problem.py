@@ -166,7 +166,7 @@ class QuboProblem:
         s = self.summary()
         rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["blocks"].items())
         return (
-            f"<b>QUBO of the depth-one {html.escape(s['operator'])} problem</b> "
+            f"<b>QUBO of the {html.escape(s['operator'])} problem</b> "
             f"({'with' if s['eta'] else 'without'} η, {s['slack']} slack): {s['num_variables']} variables, "
             f"{s['num_interactions']} interactions, max |bias| {s['max_abs_bias']:.4g}, dynamic range "
             f"{s['dynamic_range']:.4g}, penalties soft {s['penalties']['soft']:.4g} / hard {s['penalties']['hard']:.4g}"
