@@ -109,7 +109,9 @@ def test_qubo_ground_state_is_the_ilp_optimum(shape, kwargs, seed):
     decision = [v for v, block in zip(qubo.labels, qubo.form.label_block) if block in ("z", "u", "s")]
     energy, state = ground_energy(qubo.bqm, decision)
     assert energy == pytest.approx(optimum.objective, abs=1e-6)
-    assert problem.objective(qubo.decode(state)) == pytest.approx(optimum.objective, abs=1e-6)
+    ground = problem.decode(qubo.variable_values(state)[0])  # as it is; `qubo.decode` repairs to a native rule
+    assert problem.objective(ground) == pytest.approx(optimum.objective, abs=1e-6)
+    assert problem.objective(qubo.decode(state)) >= optimum.objective - 1e-9
 
 
 def test_exact_decomposition_matches_dimods_exact_solver():
@@ -205,11 +207,29 @@ def test_repair_and_greedy_stay_within_bounds(shape):
         z = (rng.random(2 * 8) < 0.5).astype(int)
         rule = problem.decode(problem.repair_values({"z": z}))
         assert_in_class(rule, shape, 2, 2, 5)
+        singles = [s for s in (~rule if rule.negated else rule).subrules if type(s) is Literal]
+        assert len({s.index for s in singles}) == len(singles)  # a native rule: no Or(f1, ~f1), no Or(f1, f1)
         assert not isinstance(~rule if rule.negated else rule, (Zero, One))  # min_terms=1
     greedy = problem.decode(problem.greedy_values())
     assert_in_class(greedy, shape, 2, 2, 5)
     empty_single = problem.decode(problem.repair_values({"z": np.zeros(16, int)}))
     assert problem.objective(greedy) <= problem.objective(empty_single) + 1e-12
+
+
+def test_repair_makes_native_rules():
+    """Repair drops what the native search refuses: equal terms, and two single-literal terms of one
+    feature (Or(f1, ~f1)); what is left is the rest of the choice."""
+    X, y = instance(5, n=12, m=4)
+    problem = depth_two(X, y, "DNF", max_terms=2, max_literals_per_term=2)
+    z = np.zeros((2, 8), int)
+    z[0, 1] = z[1, 5] = 1  # f1 and ~f1
+    rule = problem.decode(problem.repair_values({"z": z.ravel()}))
+    assert rule in (Literal(1), Literal(1, True))
+    z = np.zeros((2, 8), int)
+    z[:, [0, 2]] = 1  # And(f0, f2) twice
+    rule = problem.decode(problem.repair_values({"z": z.ravel()}))
+    assert type(rule) is Or and And(Literal(0), Literal(2)) in rule.subrules or rule == And(Literal(0), Literal(2))
+    assert len(set(rule.subrules)) == len(rule.subrules)
 
 
 def test_counts_per_block():

@@ -175,12 +175,22 @@ class DepthTwoProblem:
         sizes = z.sum(axis=1)
         return float(self._score(self._fires(z).any(axis=1)[:, None], [self._complexity(sizes)])[0])
 
+    def _single_features(self, z: np.ndarray) -> np.ndarray:
+        """Features of the single-literal terms."""
+        singles = z[z.sum(axis=1) == 1]
+        return np.flatnonzero(singles.any(axis=0)) % self.num_features
+
     def _fits(self, z: np.ndarray) -> bool:
+        """Within the bounds, and a valid native rule: no term holds a feature and its negation, no
+        two terms are equal, no two single-literal terms share a feature."""
         m = self.num_features
         sizes = z.sum(axis=1)
+        used = z[sizes > 0]
+        singles = self._single_features(z)
         return bool(
             (sizes <= self.max_literals_per_term).all() and not (z[:, :m] & z[:, m:]).any()
             and (self.max_complexity is None or self._complexity(sizes) <= self.max_complexity)
+            and len(np.unique(used, axis=0)) == len(used) and len(np.unique(singles)) == len(singles)
         )
 
     def _moves(self, z: np.ndarray, grow: bool, shrink: bool):
@@ -198,6 +208,9 @@ class DepthTwoProblem:
             for k in targets:
                 others = np.delete(fires, k, axis=1).any(axis=1)
                 taken = z[k, :m] | z[k, m:]
+                if not sizes[k]:  # a new single-literal term beside one of the same feature is no native rule
+                    taken = taken.copy()
+                    taken[self._single_features(z)] = True
                 allowed = ~z[k] & ~np.concatenate([taken, taken])
                 js = np.flatnonzero(allowed)
                 base = fires[:, k] if sizes[k] else np.ones(len(fires), bool)
@@ -222,8 +235,9 @@ class DepthTwoProblem:
 
     def repair_values(self, values) -> dict:
         """The valid choice nearest to `values`: contradicting pairs dropped, then the literal whose
-        removal hurts least dropped while a term or the rule is too large, then the best literal
-        added as a term while there are fewer than `min_terms` terms."""
+        removal hurts least dropped while a term or the rule is too large (or two terms are equal, or
+        two single-literal terms share a feature), then the best literal added as a term while
+        there are fewer than `min_terms` terms."""
         m = self.num_features
         z = self._choice(values).copy()
         both = z[:, :m] & z[:, m:]
