@@ -16,7 +16,8 @@ with DNF moves, all on HiGHS with a 1 s limit; printed per seed: the rule, wheth
 planted rule on fresh clean data (balanced accuracy >= 0.99 on 2000 new rows), oracle calls, seconds.
 
 Run:
-    .venv/bin/python benchmarks/bench_depth_two.py --rows 1000 --features 30 --noise 0.02 --search 300 --seeds 0 1 2
+    .venv/bin/python benchmarks/bench_depth_two.py --rows 1000 --features 30 --noise 0.02 --search 300 \
+        --seeds 0 1 2
     .venv/bin/python benchmarks/bench_depth_two.py --rows 100 --features 30 --terms 2 --literals 3 --seeds 0 1 2 \
         --noise 0 --time-limit 60
 """

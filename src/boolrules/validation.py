@@ -125,7 +125,8 @@ class Interval(_param_validation.Interval):
 
 class OperatorSpec(_param_validation.StrOptions):
     """An operator name or class (`rules.resolve_operator`), or with `several` a non-empty list of
-    them (`rules.resolve_operators`); with `shapes`, depth-two shapes too (`rules.resolve_nonlocal_operators`). A `StrOptions`, the kind of constraint scikit-learn takes for
+    them (`rules.resolve_operators`); with `shapes`, depth-two shapes too
+    (`rules.resolve_nonlocal_operators`). A `StrOptions`, the kind of constraint scikit-learn takes for
     a set of names, widened to classes and lists."""
 
     def __init__(self, several: bool = False, shapes: bool = False):

@@ -320,7 +320,8 @@ class DepthTwoProblem:
             "constraints": self.constraint_counts(),
             "num_constraints": self.num_constraints,
             "nonzeros": int(A.nnz),
-            "coefficient_range": (float(coefficients.min()), float(coefficients.max())) if coefficients.size else (0.0, 0.0),
+            "coefficient_range": ((float(coefficients.min()), float(coefficients.max())) if coefficients.size
+                                  else (0.0, 0.0)),
         }
 
     def _repr_html_(self) -> str:
