@@ -199,6 +199,21 @@ def test_inspect_json_without_eta(capsys):
     assert qubo["dynamic_range"] == pytest.approx(qubo["max_abs_bias"] / qubo["min_abs_bias"])
 
 
+def test_inspect_a_depth_two_problem(capsys):
+    argv = ["inspect", "--shape", "DNF", "--max-terms", "2", "--max-literals-per-term", "3", "--max-complexity", "9",
+            "--dataset", "breast_cancer", "--max-samples", "50"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "problem:     DNF of 0..2 terms of at most 3 literals, at most 9 nodes" in out
+    assert "variables:   " in out and "z 1200, u 2, s 2, a " in out and "QUBO:" in out
+    result = run_json(capsys, [*argv, "--shape", "CNF"])
+    formulation = result["formulation"]
+    assert formulation["shape"] == "CNF" and formulation["variables"]["z"] == 1200
+    assert formulation["num_variables"] == sum(formulation["variables"].values())
+    assert formulation["constraints"]["max_complexity"] == 1
+    assert result["qubo"]["num_variables"] == sum(result["qubo"]["blocks"].values())
+
+
 def test_max_samples_draws_the_same_rows_for_the_same_seed(capsys):
     runs = [run_json(capsys, ["inspect", "--operator", "AtMost", "--max-num-literals", "2", "--max-samples", "60",
                               "--seed", str(seed)])["formulation"]["positive_samples"] for seed in (3, 3, 4, 5)]

@@ -1,4 +1,5 @@
-"""The `boolrules` command line: learn rules, and solve, inspect or export depth-one problems.
+"""The `boolrules` command line: learn rules, and solve, inspect or export depth-one problems
+(inspect depth-two ones too).
 
 Exit status: 0 success, 1 a solver or backend failed at run time, 2 bad usage or bad input,
 130 interrupted. Errors are one line on stderr, `boolrules: error: ...`, without a traceback.
@@ -21,10 +22,10 @@ from .backends.base import unseeded
 from .backends.config import backend_from_spec, load_backend
 from .datasets import DATASETS, Dataset, load_csv, load_dataset
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS
-from .formulations import depth_one
+from .formulations import depth_one, depth_two
 from .formulations.qubo_problem import PENALTY_MODES
 from .metrics import METRICS, score_counts
-from .rules import OPERATORS
+from .rules import OPERATORS, SHAPES
 from .sampling import subsample_rows
 
 __all__ = ["EXPORT_FORMATS", "build_parser", "main"]
@@ -329,12 +330,23 @@ def _solve(args) -> int:
     return 0
 
 
+def _depth_two_problem(args, data: Dataset):
+    """The depth-two problem of `--shape` on all rows, or on `--max-samples` of them drawn with `--seed`."""
+    rows = subsample_rows(len(data.y), args.max_samples, args.seed)
+    problem = depth_two(
+        data.X[rows], data.y[rows], args.shape, max_terms=args.max_terms,
+        max_literals_per_term=min(args.max_literals_per_term, data.X.shape[1]), max_complexity=args.max_complexity,
+        min_terms=args.min_terms, lam=args.lam, negated=args.negated,
+    )
+    return problem, rows
+
+
 def _inspect(args) -> int:
     with _Steps(args, 3) as step:
         step("loading data")
         data = _load_data(args)
         step("building the model")
-        problem, rows = _problem(args, data)
+        problem, rows = (_depth_two_problem if args.shape else _problem)(args, data)
         formulation = problem.summary()
         step("compiling the QUBO")
         qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty).summary()
@@ -345,9 +357,16 @@ def _inspect(args) -> int:
     f = formulation
     lo, hi = f["coefficient_range"]
     print("\n".join(_data_lines(data, args, f"the problem takes {len(rows)}; {f['features']} binary features", 13)))
-    print(f"problem:     {f['operator']} with {f['min_num_literals']}..{f['max_num_literals']} literals, "
-          f"λ = {f['lam']:g}; {f['positive_samples']} positive, {f['negative_samples']} negative samples")
-    print(f"variables:   {f['num_variables']} (paper: {f['paper_num_variables']}): {_counts(f['variables'])}")
+    if args.shape:
+        cap = "" if f["max_complexity"] is None else f", at most {f['max_complexity']} nodes"
+        print(f"problem:     {f['shape']} of {f['min_terms']}..{f['max_terms']} terms of at most "
+              f"{f['max_literals_per_term']} literals{cap}, λ = {f['lam']:g} per node; {f['fired_samples']} samples "
+              f"a term should fire on")
+        print(f"variables:   {f['num_variables']}: {_counts(f['variables'])}")
+    else:
+        print(f"problem:     {f['operator']} with {f['min_num_literals']}..{f['max_num_literals']} literals, "
+              f"λ = {f['lam']:g}; {f['positive_samples']} positive, {f['negative_samples']} negative samples")
+        print(f"variables:   {f['num_variables']} (paper: {f['paper_num_variables']}): {_counts(f['variables'])}")
     print(f"constraints: {f['num_constraints']}: {_counts(f['constraints'])}")
     print(f"nonzeros:    {f['nonzeros']}, |coefficients| in [{lo:g}, {hi:g}]")
     print(f"QUBO:        {qubo['num_variables']} variables, {qubo['num_interactions']} interactions "
@@ -534,11 +553,20 @@ def build_parser() -> argparse.ArgumentParser:
     solve.set_defaults(func=_solve)
 
     inspect = sub.add_parser("inspect", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,
-                             help="print the sizes of a depth-one model and of its QUBO",
-                             description="Build a depth-one problem on all rows (or --max-samples of them) and "
-                                         "print its variables and constraints per block, the paper's variable "
-                                         "count, nonzeros and coefficient range, and its QUBO's variables per "
-                                         "block, largest bias and dynamic range.")
+                             help="print the sizes of a depth-one (or depth-two) model and of its QUBO",
+                             description="Build a depth-one problem (a depth-two one with --shape) on all rows "
+                                         "(or --max-samples of them) and print its variables and constraints per "
+                                         "block, the paper's variable count, nonzeros and coefficient range, and "
+                                         "its QUBO's variables per block, largest bias and dynamic range.")
+    group = inspect.add_argument_group("depth-two problem")
+    group.add_argument("--shape", choices=list(SHAPES), default=None,
+                       help="inspect a depth-two problem of this shape instead (DNF: Or of Ands, CNF: And of Ors)")
+    group.add_argument("--max-terms", type=_positive_int, default=2, metavar="N", help="(default: %(default)s)")
+    group.add_argument("--max-literals-per-term", type=_positive_int, default=3, metavar="N",
+                       help="(default: %(default)s)")
+    group.add_argument("--max-complexity", type=_positive_int, default=None, metavar="N",
+                       help="most nodes of the rule (default: no cap)")
+    group.add_argument("--min-terms", type=int, default=0, metavar="N", help="(default: %(default)s)")
     inspect.set_defaults(func=_inspect)
 
     export = sub.add_parser("export", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,

@@ -125,26 +125,33 @@ class Interval(_param_validation.Interval):
 
 class OperatorSpec(_param_validation.StrOptions):
     """An operator name or class (`rules.resolve_operator`), or with `several` a non-empty list of
-    them (`rules.resolve_operators`). A `StrOptions`, the kind of constraint scikit-learn takes for
+    them (`rules.resolve_operators`); with `shapes`, depth-two shapes too
+    (`rules.resolve_nonlocal_operators`). A `StrOptions`, the kind of constraint scikit-learn takes for
     a set of names, widened to classes and lists."""
 
-    def __init__(self, several: bool = False):
-        from .rules import OPERATORS
+    def __init__(self, several: bool = False, shapes: bool = False):
+        from .rules import OPERATORS, SHAPES
 
-        super().__init__(set(OPERATORS))
+        super().__init__(set(OPERATORS) | (set(SHAPES) if shapes else set()))
         self.several = several
+        self.shapes = shapes
 
     def is_satisfied_by(self, val):
-        from .rules import resolve_operator, resolve_operators
+        from .rules import resolve_nonlocal_operators, resolve_operator, resolve_operators
 
         try:
-            resolve_operators(val) if self.several else resolve_operator(val)
+            if self.shapes:
+                resolve_nonlocal_operators(val)
+            else:
+                resolve_operators(val) if self.several else resolve_operator(val)
         except ValueError:
             return False
         return True
 
     def __str__(self):
-        one = f"an operator name among {{{', '.join(sorted(self.options))}}} or an operator class"
+        kinds = "an operator or shape name" if self.shapes else "an operator name"
+        one = f"{kinds} among {{{', '.join(sorted(self.options))}}} or an operator class" + (
+            " or Shape" if self.shapes else "")
         return f"{one}, or a non-empty list of them" if self.several else one
 
 

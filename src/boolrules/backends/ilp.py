@@ -1,4 +1,4 @@
-"""ILP backends: a depth-one problem solved exactly by HiGHS (default) or another MIP solver.
+"""ILP backends: a depth-one or depth-two problem solved exactly by HiGHS (default) or another MIP solver.
 
 `highs` takes the standard-form matrices straight into highspy (`highs.py`): loading a 100-row
 model that way takes milliseconds where Pyomo's persistent HiGHS interface takes about a second,
@@ -15,7 +15,7 @@ from functools import partial
 
 import numpy as np
 
-from ..formulations.problem import check_problem
+from ..formulations.depth_two_problem import DepthTwoProblem, check_rule_problem
 from ..formulations.repair import feasible_point, polish, repair_values
 from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
@@ -76,7 +76,10 @@ def _finite(value) -> float | None:
 
 def greedy_point(problem) -> np.ndarray:
     """A feasible solution vector for a warm start: the greedy rule grown from no literals (see
-    `repair`), improved by literal swaps, additions and removals until none helps (`polish`)."""
+    `repair`), improved by literal swaps, additions and removals until none helps (`polish`);
+    for a depth-two problem its own greedy choice (`DepthTwoProblem.greedy_point`)."""
+    if isinstance(problem, DepthTwoProblem):
+        return problem.greedy_point()
     none = np.zeros(problem.num_features)
     return feasible_point(problem, polish(problem, repair_values(problem, none, none)))
 
@@ -139,7 +142,7 @@ class IlpBackend(Backend):
         return check_ilp_options(self.name, options)
 
     def solve(self, problem, **options) -> Result:
-        check_problem(problem)
+        check_rule_problem(problem)
         options = self.call_options(options)
         driver = _driver(self.name)
         start = time.perf_counter()

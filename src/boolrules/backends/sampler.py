@@ -23,7 +23,7 @@ from types import MappingProxyType
 
 import dimod
 
-from ..formulations.problem import check_problem
+from ..formulations.depth_two_problem import check_rule_problem
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer, check_number
 from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
@@ -248,7 +248,7 @@ class SamplerBackend(HoldsSampler):
         return check_sampler_options(self.name, options, self._parameters, self._checks, self.preset.fixed)
 
     def solve(self, problem, **options) -> Result:
-        check_problem(problem)
+        check_rule_problem(problem)
         options = self.call_options(options)
         start = time.perf_counter()
         qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalty"], slack=options["slack"])

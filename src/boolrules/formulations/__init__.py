@@ -1,7 +1,9 @@
-"""Depth-one rule problems stated once as Pyomo models (`docs/formulations.md`)."""
+"""Depth-one and depth-two rule problems stated once as Pyomo models (`docs/formulations.md`)."""
 
 from .depth_one import depth_one, row_blocks
+from .depth_two import depth_two
+from .depth_two_problem import DepthTwoProblem
 from .problem import DepthOneProblem
 from .standard_form import StandardForm
 
-__all__ = ["DepthOneProblem", "StandardForm", "depth_one", "row_blocks"]
+__all__ = ["DepthOneProblem", "DepthTwoProblem", "StandardForm", "depth_one", "depth_two", "row_blocks"]

@@ -10,7 +10,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
-from .standard_form import StandardForm, ToStandardForm, compile_standard_form
+from .standard_form import Group, Layout, StandardForm, ToStandardForm, compile_standard_form
 
 __all__ = ["DepthOneProblem", "check_problem"]
 
@@ -77,6 +77,20 @@ class DepthOneProblem:
         if self.operator == "Choose":
             count += len(self.model.negative_samples)
         return count
+
+    @property
+    def layout(self) -> Layout:
+        """Sample rows are the row blocks; b and bt form one group bounded by m' (`standard_form.py`)."""
+        return Layout(
+            sample_rows=tuple(block.name for block in self.row_blocks),
+            groups=(Group(("b", "bt"), ("max_literals", "min_literals"), self.max_num_literals),),
+            value_blocks=("b", "bt", "k"),
+        )
+
+    @property
+    def objective_range(self) -> float:
+        """An upper bound on how much the objective can vary: all weights and λ times every literal."""
+        return float(self.weights.sum()) + self.lam * 2 * self.num_features
 
     @cached_property
     def standard_form(self) -> StandardForm:

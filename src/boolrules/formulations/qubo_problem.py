@@ -13,7 +13,7 @@ import numpy as np
 from ..rules import Rule
 from ..validation import check_bool, check_number
 from .chain import Chain
-from .problem import check_problem
+from .depth_two_problem import DepthTwoProblem, check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
 from .repair import polish as polish_values
@@ -83,8 +83,9 @@ def check_compile_option(name: str, value):
 
 
 def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
-    """Run the QUBO chain on `problem` (`qubo_chain`) and weight the penalties (`QuboProblem`)."""
-    check_problem(problem)
+    """Run the QUBO chain on `problem` (depth-one or depth-two; `qubo_chain`) and weight the
+    penalties (`QuboProblem`)."""
+    check_rule_problem(problem)
     options = (("eta", eta), ("penalty", penalty), ("slack", slack))
     eta, penalty, slack = (check_compile_option(name, value) for name, value in options)
     chain = qubo_chain(eta, slack)
@@ -115,7 +116,7 @@ class QuboProblem:
 
     def _resolve(self, penalty) -> Penalties:
         problem = self.problem
-        objective_range = float(problem.weights.sum()) + problem.lam * 2 * problem.num_features
+        objective_range = problem.objective_range
         if isinstance(penalty, dict):
             return check_penalty(penalty)
         if penalty == "sufficient":
@@ -165,7 +166,7 @@ class QuboProblem:
         s = self.summary()
         rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["blocks"].items())
         return (
-            f"<b>QUBO of the depth-one {html.escape(s['operator'])} problem</b> "
+            f"<b>QUBO of the {html.escape(s['operator'])} problem</b> "
             f"({'with' if s['eta'] else 'without'} η, {s['slack']} slack): {s['num_variables']} variables, "
             f"{s['num_interactions']} interactions, max |bias| {s['max_abs_bias']:.4g}, dynamic range "
             f"{s['dynamic_range']:.4g}, penalties soft {s['penalties']['soft']:.4g} / hard {s['penalties']['hard']:.4g}"
@@ -215,21 +216,28 @@ class QuboProblem:
         return samples[0] if np.ndim(x) == 1 else samples
 
     def variable_values(self, sample) -> list[dict]:
-        """The original model's b, bt (and k) values of each sample, slack and η stripped."""
+        """The original model's value blocks of each sample (b, bt and k; z for a depth-two problem),
+        slack and η stripped."""
         values = self.chain.invert(self._as_array(sample), self.inverses)
-        return [{block: value[i] if block != "k" else int(value[i]) for block, value in values.items()}
-                for i in range(len(values["b"]))]
+        count = len(next(iter(values.values())))
+        return [{block: value[i] if value.ndim > 1 else int(value[i]) for block, value in values.items()}
+                for i in range(count)]
 
     def decode(self, sample) -> Rule:
-        """The rule of one sample, repaired to the problem's bounds with the best k (spec, "Decoding")."""
+        """The rule of one sample, repaired to the problem's bounds (with the best k; spec, "Decoding")."""
         values = self.variable_values(sample)
         if len(values) != 1:
             raise ValueError("decode takes one sample; use decode_best for a SampleSet")
+        if isinstance(self.problem, DepthTwoProblem):
+            return self.problem.decode(self.problem.repair_values(values[0]))
         return repair(self.problem, values[0]["b"], values[0]["bt"])
 
     def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
         """The best repaired rule among several samples and its true objective; with `polish`, that
-        rule is then improved by native literal swaps (`repair.polish`) as far as they help."""
+        rule is then improved by native literal swaps (`repair.polish`; literal additions and
+        removals for a depth-two problem) as far as they help."""
+        if isinstance(self.problem, DepthTwoProblem):
+            return self._decode_best_depth_two(samples, polish)
         seen = {}
         for values in self.variable_values(samples):
             key = (values["b"].tobytes(), values["bt"].tobytes())
@@ -246,8 +254,19 @@ class QuboProblem:
                 rule = polished
         return rule, self.problem.objective(rule)
 
+    def _decode_best_depth_two(self, samples, polish: bool) -> tuple[Rule, float]:
+        problem, seen = self.problem, {}
+        for values in self.variable_values(samples):
+            key = values["z"].tobytes()
+            if key not in seen:
+                repaired = problem.repair_values(values)
+                seen[key] = (problem.objective(problem.decode(repaired)), repaired)
+        objective, best = min(seen.values(), key=lambda item: item[0])
+        rule = problem.decode(problem.polish_values(best) if polish else best)
+        return rule, problem.objective(rule)
+
     def objective(self, rule: Rule) -> float:
-        """True objective of a rule on the problem (weighted errors + λ L)."""
+        """True objective of a rule on the problem (weighted errors + λ L; λ C for depth two)."""
         return self.problem.objective(rule)
 
     # Checks that tests and notebooks use

@@ -17,7 +17,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from ..backends.config import opened_backend
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, BitMatrix, Operator, resolve_operators
+from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
@@ -41,7 +41,7 @@ class SearchConfig:
     temperatures: tuple[float, float]
     record: bool
     nonlocal_backend: object
-    nonlocal_operators: tuple[type[Operator], ...]
+    nonlocal_operators: tuple  # operator classes and depth-two `Shape`s
     burn_in: int
     burn_in_progress: float
     patience: int
@@ -155,7 +155,10 @@ class RuleClassifier(RuleEstimator):
         non-local moves run without a `time_budget`).
     nonlocal_backend : None (local moves only), or a backend name, `Backend` or TOML config path for non-local moves
         (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
-    nonlocal_operators : operators the non-local moves may put at the replaced node.
+    nonlocal_operators : operators the non-local moves may put at the replaced node, and depth-two
+        shapes: "DNF" (an Or of Ands), "CNF" (an And of Ors) or a `rules.Shape` with other bounds
+        (default 2 terms, literals per term as the complexity budget allows); a shape needs its two
+        operators among `operators`.
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
         num_iterations` of its progress (None: the first third; with `num_iterations=None`, it
@@ -192,7 +195,7 @@ class RuleClassifier(RuleEstimator):
         "record_trajectory": ["boolean"],
         "verbose": ["verbose"],
         "nonlocal_backend": [None, BackendSpec("nonlocal_backend")],
-        "nonlocal_operators": [OperatorSpec(several=True)],
+        "nonlocal_operators": [OperatorSpec(several=True, shapes=True)],
         "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
@@ -291,7 +294,7 @@ class RuleClassifier(RuleEstimator):
             temperatures=self._temperatures(),
             record=bool(self.record_trajectory),
             nonlocal_backend=self.nonlocal_backend,
-            nonlocal_operators=resolve_operators(self.nonlocal_operators, "nonlocal_operators"),
+            nonlocal_operators=resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators"),
             burn_in=burn_in,
             burn_in_progress=burn_in_progress,
             patience=int(self.patience),

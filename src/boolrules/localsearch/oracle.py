@@ -1,9 +1,11 @@
-"""The non-local move: replace a subtree by the best depth-one subtree found by any backend.
+"""The non-local move: replace a subtree by the best depth-one (or depth-two) subtree found by any backend.
 
 `formulations.md`, "Non-local move oracle": evaluate the rule with the target forced to 0 and
 to 1, keep the samples whose outcome depends on the target, label each with the target value
 that classifies it correctly, keep its original weight (so the subproblem's weighted error
-differs from the full rule's by a constant: exact for balanced accuracy), solve, splice.
+differs from the full rule's by a constant: exact for balanced accuracy), solve, splice. An
+operator builds a depth-one problem; a `Shape` ("DNF", "CNF") a depth-two problem whose
+complexity cap is the node's budget (`depth_two_bounds`).
 """
 
 from __future__ import annotations
@@ -11,16 +13,17 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from ..backends.base import unseeded
-from ..formulations import depth_one
-from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Zero
+from ..formulations import depth_one, depth_two
+from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Shape, Zero
 from ..sampling import subsample_rows
 from .moves import SearchSpace, replace_at
 
-__all__ = ["NonLocalOracle", "OracleStats", "native_form"]
+__all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form"]
 
 
 @dataclass
@@ -56,6 +59,18 @@ def native_form(rule: Rule) -> Rule | None:
         subs = rule.subrules if all_true else tuple(~s for s in rule.subrules)
         rule = And(*subs, negated=rule.negated)
     return rule if d >= 2 else None
+
+
+def depth_two_bounds(shape: Shape, budget: int, depth_left: int | None, root: bool, num_features: int) -> dict | None:
+    """`depth_two`'s bounds for a node with `budget` nodes and `depth_left` levels (None: unbounded)
+    to fill, or None when no depth-two subtree fits. At the root at least two terms (an operator,
+    never a bare literal), elsewhere at least one (never a constant); each term gets the literals
+    left once the outer node and a second term are paid for (`shape.max_literals_per_term` at most)."""
+    if (depth_left is not None and depth_left < 2) or budget < 3:
+        return None
+    per_term = min(budget - 3, num_features, shape.max_literals_per_term or num_features)
+    return {"max_terms": shape.max_terms, "max_literals_per_term": max(per_term, 1), "max_complexity": budget,
+            "min_terms": 2 if root else 1}
 
 
 class NonLocalOracle:
@@ -96,7 +111,8 @@ class NonLocalOracle:
 
     def replace(self, rule: Rule, path: tuple, operator, memo: dict | None = None) -> Rule | None:
         """`rule` with the node at `path` replaced by the backend's best depth-one `operator`
-        subtree (or a literal below the root), or None when there is no valid one."""
+        subtree (or a literal below the root), or best depth-two subtree when `operator` is a
+        `Shape`, or None when there is no valid one."""
         self.stats.calls += 1
         target = rule
         for i in path:
@@ -106,17 +122,21 @@ class NonLocalOracle:
         max_literals = min(budget - 1, 2 * self.space.num_features)
         if self.space.max_depth is not None and len(path) + 1 > self.space.max_depth:
             max_literals = min(max_literals, 1 if path else 0)
+        if isinstance(operator, Shape):
+            depth_left = None if self.space.max_depth is None else self.space.max_depth - len(path)
+            bounds = depth_two_bounds(operator, budget, depth_left, not path, self.space.num_features)
+            build = None if bounds is None else partial(depth_two, shape=operator, **bounds)
+        else:
+            build = None if max_literals < min_literals else partial(
+                depth_one, operator=operator, max_num_literals=max_literals, min_num_literals=min_literals)
         rows, labels = self.subproblem(rule, path, memo)
-        if max_literals < min_literals or len(rows) == 0:
+        if build is None or len(rows) == 0:
             self.stats.nothing += 1
             return None
         keep = subsample_rows(len(rows), self.max_samples, self.rng)
         rows, labels = rows[keep], labels[keep]
         try:
-            problem = depth_one(
-                self.X[rows], labels.astype(np.uint8), operator, max_num_literals=max_literals,
-                min_num_literals=min_literals, sample_weight=self.weights[rows],
-            )
+            problem = build(self.X[rows], labels.astype(np.uint8), sample_weight=self.weights[rows])
             seed = {"seed": self.rng.randrange(2**31 - 1)} if self._seeded else {}  # random_state reaches samplers too
             result = self.backend.solve(problem, **self._time_limit(), **seed)
         except Exception as exc:  # a failing backend never stops the search

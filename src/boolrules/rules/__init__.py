@@ -20,6 +20,7 @@ from .nodes import (
 from .parse import parse
 from .semantics import operator_output
 from .serialize import from_dict, from_json, to_dict
+from .shapes import SHAPES, Shape, resolve_nonlocal_operators, resolve_shape
 
 __all__ = [
     "OPERATORS",
@@ -33,6 +34,8 @@ __all__ = [
     "Operator",
     "Or",
     "Rule",
+    "SHAPES",
+    "Shape",
     "Zero",
     "evaluate",
     "from_dict",
@@ -42,5 +45,7 @@ __all__ = [
     "parse",
     "resolve_operator",
     "resolve_operators",
+    "resolve_nonlocal_operators",
+    "resolve_shape",
     "to_dict",
 ]

@@ -1,0 +1,75 @@
+"""Depth-two rule shapes: an outer operator over terms, each an inner operator over literals.
+
+DNF is an Or of Ands, CNF an And of Ors (`formulations.md`, "Depth-two subtrees"). A shape names
+what the depth-two formulation builds (`formulations.depth_two`) and what a depth-two non-local
+move puts at a node (`nonlocal_operators=["Or", "DNF"]`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..validation import check_integer
+from .nodes import And, Operator, Or, resolve_operator
+
+__all__ = ["Shape", "SHAPES", "resolve_shape", "resolve_nonlocal_operators"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """`outer(inner(literals), ...)`. `max_terms` and `max_literals_per_term` (None: as many as
+    the complexity budget allows) bound the subtrees a depth-two non-local move searches."""
+
+    name: str
+    outer: type[Operator]
+    inner: type[Operator]
+    max_terms: int = 2
+    max_literals_per_term: int | None = None
+
+    def __post_init__(self):
+        check_integer(self.max_terms, "max_terms", 1)
+        if self.max_literals_per_term is not None:
+            check_integer(self.max_literals_per_term, "max_literals_per_term", 1)
+        if (self.outer, self.inner) not in ((Or, And), (And, Or)):
+            raise ValueError(f"a shape is Or of Ands (DNF) or And of Ors (CNF), got {self.outer.__name__} of "
+                             f"{self.inner.__name__}s")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+SHAPES = {"DNF": Shape("DNF", Or, And), "CNF": Shape("CNF", And, Or)}
+
+
+def resolve_shape(shape, name: str = "shape") -> Shape:
+    """The `Shape` named by `shape` ("DNF", "CNF") or `shape` itself; ValueError naming `name`."""
+    if isinstance(shape, Shape):
+        return shape
+    if isinstance(shape, str) and shape in SHAPES:
+        return SHAPES[shape]
+    raise ValueError(f"unknown shape {shape!r} in {name}; choose from {', '.join(SHAPES)}")
+
+
+def resolve_nonlocal_operators(operators, name: str = "nonlocal_operators") -> tuple:
+    """What a non-local move may put at a node: operator classes (from names or classes) and
+    depth-two `Shape`s (from "DNF", "CNF" or `Shape`s), from one or a non-empty list, without repeats."""
+    if isinstance(operators, (str, type, Shape)):
+        operators = (operators,)
+    try:
+        operators = tuple(operators)
+    except TypeError:
+        raise ValueError(f"{name} must be an operator or shape name, class or Shape, or a list of them, "
+                         f"got {operators!r}") from None
+    if not operators:
+        raise ValueError(f"{name} must name at least one operator")
+
+    def one(op):
+        if isinstance(op, Shape) or (isinstance(op, str) and op in SHAPES):
+            return resolve_shape(op, name)
+        try:
+            return resolve_operator(op, name)
+        except ValueError:
+            raise ValueError(f"unknown operator {op!r} in {name}; choose from Or, And, AtLeast, AtMost, Choose "
+                             f"or the shapes {', '.join(SHAPES)}") from None
+
+    return tuple(dict.fromkeys(one(op) for op in operators))
