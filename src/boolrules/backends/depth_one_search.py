@@ -1,0 +1,181 @@
+"""Exact depth-one search on arrays: depth-first branch and bound over literal sets.
+
+Every operator is searched as one of three: Or, AtLeast (best k per set) and Choose (best k per
+set). And(S) on target y is Or on the complemented literal columns with target 1 - y, and
+AtMost_k(S) is AtLeast_{L-k} on the complemented columns (`_reduce`). Identical data rows are
+merged into one row with two weights (wanting 1, wanting 0). A node is a literal set S in
+increasing literal order; all its children S + {l} are scored at once (objective and best k from
+weighted histograms of the per-row true counts) and each child's subtree gets a lower bound from
+the interval of counts its rows can still reach, [t_S + x_l, t_S + x_l + min(r, u_l)] (u_l: the
+literals after l true on the row, r: the literals still allowed), minimised over k.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["SearchResult", "search_depth_one"]
+
+_EPS = 1e-9
+
+
+@dataclass
+class SearchResult:
+    """The best literal set found (indices into the 2m literals: features, then negated features),
+    its k (None for Or/And), its objective, a lower bound on the optimum, and whether it is proven."""
+
+    literals: np.ndarray
+    k: int | None
+    objective: float
+    bound: float
+    optimal: bool
+    nodes: int
+
+
+def _histogram(values: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """(c, size + 1): for each row of `values` (c, n) the weight of its entries equal to 0..size
+    (entries above `size` are counted at `size`)."""
+    c, n = values.shape
+    index = np.minimum(values, size) + (size + 1) * np.arange(c)[:, None]
+    return np.bincount(index.ravel(), weights=np.broadcast_to(weights, (c, n)).ravel(),
+                       minlength=c * (size + 1)).reshape(c, size + 1)
+
+
+def _scores(kind: str, counts: np.ndarray, size: int, wp: np.ndarray, wn: np.ndarray):
+    """Weighted errors (c,) of the sets whose per-row true counts are `counts` (c, n), all of
+    `size` literals, and the best k of each (None for Or)."""
+    if kind == "Or":
+        return (counts == 0) @ wp + (counts > 0) @ wn, None
+    hp, hn = _histogram(counts, wp, size), _histogram(counts, wn, size)
+    if kind == "AtLeast":  # k: positives below k are lost, negatives at or above k are lost
+        below_p = np.cumsum(hp, axis=1) - hp
+        below_n = np.cumsum(hn, axis=1) - hn
+        errors = below_p + (wn.sum() - below_n)
+    else:  # Choose: positives off k and negatives on k are lost
+        errors = wp.sum() - hp + hn
+    k = np.argmin(errors, axis=1)
+    return errors[np.arange(len(k)), k], k
+
+
+def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarray, wn: np.ndarray) -> np.ndarray:
+    """Lower bounds (c,) on the weighted error of any set whose per-row counts lie in
+    [low, high] (c, n) and whose k is at most `top`."""
+    if kind == "Or":
+        return (high == 0) @ wp + (low > 0) @ wn
+    hp_low, hp_high = _histogram(low, wp, top + 1), _histogram(high, wp, top + 1)
+    if kind == "AtLeast":  # for k: positives with high < k, negatives with low >= k are lost
+        hn_low = _histogram(low, wn, top + 1)
+        lost = (np.cumsum(hp_high, axis=1) - hp_high) + (wn.sum() - (np.cumsum(hn_low, axis=1) - hn_low))
+    else:  # Choose: positives with k outside [low, high], negatives fixed at k
+        above = wp.sum() - np.cumsum(hp_low, axis=1)  # positives with low > k
+        below = np.cumsum(hp_high, axis=1) - hp_high  # positives with high < k
+        fixed = _histogram(np.where(low == high, low, top + 1), wn, top + 1)
+        lost = above + below + fixed
+    return lost[:, : top + 1].min(axis=1)
+
+
+def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
+    """(operator searched, literal truth, weight of rows wanting 1, wanting 0) for `operator`:
+    And(S) = ~Or(~S) and AtMost_k(S) = AtLeast_{L-k}(~S) search the complemented columns."""
+    if operator == "And":
+        return "Or", ~truth, wn, wp
+    if operator == "AtMost":
+        return "AtLeast", ~truth, wp, wn
+    return operator, truth, wp, wn
+
+
+def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, operator: str, *,
+                     min_literals: int, max_literals: int, lam: float, exclusive: bool,
+                     incumbent: np.ndarray | None = None,
+                     time_limit: float | None = None) -> SearchResult:
+    """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
+    0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
+    both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
+    starting solution; `time_limit` (seconds) stops the search with the best set so far."""
+    start = time.perf_counter()
+    m = X.shape[1]
+    X = X.astype(bool)
+    target = np.asarray(target).astype(bool)
+    rows, inverse = np.unique(X, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    wp = np.bincount(inverse, weights=np.where(target, weights, 0.0), minlength=len(rows))
+    wn = np.bincount(inverse, weights=np.where(target, 0.0, weights), minlength=len(rows))
+    kind, truth, wp, wn = _reduce(operator, np.concatenate([rows, ~rows], axis=1), wp, wn)
+    base = np.minimum(wp, wn)  # a row wanting both ways loses the smaller weight whatever the rule
+    wp, wn = wp - base, wn - base
+    keep = (wp > 0) | (wn > 0)
+    truth, wp, wn, constant = truth[keep], wp[keep], wn[keep], float(base.sum())
+    n, num_literals = truth.shape
+    truth16 = truth.astype(np.int16)
+    # later-in-order literals true on each row, by position: suffix[p, i] counts order[p+1:]
+    single, _ = _scores(kind, truth16.T, 1, wp, wn)
+    order = np.argsort(single, kind="stable")
+    ordered = truth16[:, order]
+    suffix = np.zeros((num_literals + 1, n), dtype=np.int16)
+    suffix[:-1] = np.cumsum(ordered[:, ::-1], axis=1)[:, ::-1].T
+    suffix = suffix[1:]
+    partner = (order + m) % (2 * m)  # the other literal of each literal's feature
+    position = np.empty(num_literals, dtype=np.int64)
+    position[order] = np.arange(num_literals)
+    partner_position = position[partner]
+
+    best_set, best_k, best = None, None, np.inf
+    if incumbent is not None:
+        best_set = np.sort(position[np.asarray(incumbent, dtype=np.int64)])
+        counts = ordered[:, best_set].sum(axis=1)[None, :]
+        errors, k = _scores(kind, counts, len(best_set), wp, wn)
+        best = float(errors[0]) + lam * len(best_set)
+        best_k = None if k is None else int(k[0])
+    if min_literals == 0:
+        errors, k = _scores(kind, np.zeros((1, n), np.int16), 0, wp, wn)
+        if errors[0] < best - _EPS:
+            best_set, best_k, best = np.zeros(0, np.int64), None if k is None else int(k[0]), float(errors[0])
+
+    # stack of open nodes: (bound, chosen positions, counts, last position)
+    stack = [(-np.inf, np.zeros(0, np.int64), np.zeros(n, np.int16), -1)]
+    nodes = 0
+    timed_out = False
+    floor = lam * min_literals  # no rule does better than no error
+    while stack and best > floor + _EPS:
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            timed_out = True
+            break
+        bound, chosen, counts, last = stack.pop()
+        if bound >= best - _EPS:
+            continue
+        nodes += 1
+        size = len(chosen) + 1
+        candidates = np.arange(last + 1, num_literals)
+        if exclusive and len(chosen):
+            candidates = candidates[~np.isin(candidates, partner_position[chosen])]
+        if not len(candidates):
+            continue
+        child_counts = counts[None, :] + ordered[:, candidates].T
+        errors, k = _scores(kind, child_counts, size, wp, wn)
+        objective = errors + lam * size
+        if size >= min_literals:
+            i = int(np.argmin(objective))
+            if objective[i] < best - _EPS:
+                best, best_set = float(objective[i]), np.append(chosen, candidates[i])
+                best_k = None if k is None else int(k[i])
+        remaining = max_literals - size
+        if remaining <= 0:
+            continue
+        has_more = candidates < num_literals - 1
+        candidates, child_counts, objective = candidates[has_more], child_counts[has_more], objective[has_more]
+        if not len(candidates):
+            continue
+        high = child_counts + np.minimum(suffix[candidates], remaining)
+        bounds = _bounds(kind, child_counts, high, max_literals, wp, wn) + lam * max(size + 1, min_literals)
+        promising = np.flatnonzero(bounds < best - _EPS)
+        for i in promising[np.argsort(-objective[promising], kind="stable")]:  # best child popped first
+            stack.append((float(bounds[i]), np.append(chosen, candidates[i]), child_counts[i], int(candidates[i])))
+
+    lower = min([best] + [entry[0] for entry in stack]) if timed_out else best
+    if operator == "AtMost":
+        best_k = len(best_set) - best_k
+    return SearchResult(np.sort(order[best_set]), best_k, best + constant, max(lower, 0.0) + constant,
+                        not timed_out, nodes)
