@@ -48,6 +48,24 @@ def test_native_equals_brute_force(operator, negated, exclusive, seed):
 
 
 @pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("exclusive", [True, False])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_alone_equals_brute_force(operator, exclusive, seed):
+    """The branch and bound without the backend's first incumbent (so its bounds do the pruning),
+    on instances where polishing alone often misses the optimum."""
+    rng = np.random.default_rng([seed, OPERATORS.index(operator), exclusive, 7])
+    m = int(rng.integers(3, 6))
+    X = rng.integers(0, 2, (int(rng.integers(8, 25)), m), dtype=np.uint8)
+    target = rng.integers(0, 2, len(X)).astype(bool)
+    weights = rng.uniform(0.1, 3.0, len(X))
+    lam = float(rng.choice([0.0, 0.1]))
+    found = search_depth_one(X, target, weights, operator, min_literals=1, max_literals=4, lam=lam, exclusive=exclusive)
+    expected = best_objective(X, target, weights, operator, min_lit=1, max_lit=4, lam=lam, negated=False,
+                              exclusive=exclusive)
+    assert found.optimal and found.objective == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
 def test_native_equals_highs_on_medium_instances(operator):
     """60 rows × 12 features (a planted rule with noise), up to 3 literals (Choose: 30 rows and 2
     literals, whose ILP HiGHS takes a minute to prove at 60 rows): the same optimum as HiGHS."""
