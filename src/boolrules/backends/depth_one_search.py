@@ -77,6 +77,38 @@ def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarr
     return lost[:, : top + 1].min(axis=1)
 
 
+def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width=8):
+    """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
+    every one grown by every literal at once. It guides the search; it proves nothing."""
+    n, num_literals = truth.shape
+    sets, counts = np.zeros((1, 0), np.int64), np.zeros((1, n), np.int16)
+    best = None
+    for size in range(1, max_literals + 1):
+        allowed = np.ones((len(sets), num_literals), bool)
+        rows = np.arange(len(sets))[:, None]
+        allowed[rows, sets] = False
+        if exclusive:
+            allowed[rows, partner[sets]] = False
+        parent, literal = np.nonzero(allowed)
+        if not len(parent):
+            break
+        child_counts = counts[parent] + truth[:, literal].T
+        errors, k = _scores(kind, child_counts, size, wp, wn)
+        objective = errors + lam * size
+        ranked = np.argsort(objective, kind="stable")
+        i = ranked[0]
+        if size >= min_literals and (best is None or objective[i] < best[2] - _EPS):
+            best = (np.append(sets[parent[i]], literal[i]), None if k is None else int(k[i]), float(objective[i]))
+            if best[2] <= floor + _EPS:
+                break
+        children = np.sort(np.concatenate([sets[parent[ranked]], literal[ranked, None]], axis=1), axis=1)
+        _, first = np.unique(children, axis=0, return_index=True)
+        keep = ranked[np.sort(first)[:width]]
+        sets = np.sort(np.concatenate([sets[parent[keep]], literal[keep, None]], axis=1), axis=1)
+        counts = child_counts[keep]
+    return best
+
+
 def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
     """(operator searched, literal truth, weight of rows wanting 1, wanting 0) for `operator`:
     And(S) = ~Or(~S) and AtMost_k(S) = AtLeast_{L-k}(~S) search the complemented columns."""
@@ -139,6 +171,10 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     nodes = 0
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
+    if best > floor + _EPS:
+        found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor)
+        if found is not None and found[2] < best - _EPS:
+            best_set, best_k, best = found
     while stack and best > floor + _EPS:
         if time_limit is not None and time.perf_counter() - start > time_limit:
             timed_out = True
