@@ -49,17 +49,18 @@ def test_native_equals_brute_force(operator, negated, exclusive, seed):
 
 @pytest.mark.parametrize("operator", OPERATORS)
 @pytest.mark.parametrize("exclusive", [True, False])
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(10))
 def test_the_search_alone_equals_brute_force(operator, exclusive, seed):
-    """The branch and bound without the backend's first incumbent (so its bounds do the pruning),
-    on instances where polishing alone often misses the optimum."""
+    """The branch and bound without any first incumbent (no polish, no beam), so that its bounds
+    and dominance do the pruning; with a duplicated column."""
     rng = np.random.default_rng([seed, OPERATORS.index(operator), exclusive, 7])
-    m = int(rng.integers(3, 6))
-    X = rng.integers(0, 2, (int(rng.integers(8, 25)), m), dtype=np.uint8)
+    X = rng.integers(0, 2, (int(rng.integers(8, 25)), int(rng.integers(2, 5))), dtype=np.uint8)
+    X = np.concatenate([X, X[:, :1]], axis=1)  # identical columns: a literal may count twice
     target = rng.integers(0, 2, len(X)).astype(bool)
     weights = rng.uniform(0.1, 3.0, len(X))
     lam = float(rng.choice([0.0, 0.1]))
-    found = search_depth_one(X, target, weights, operator, min_literals=1, max_literals=4, lam=lam, exclusive=exclusive)
+    found = search_depth_one(X, target, weights, operator, min_literals=1, max_literals=4, lam=lam, exclusive=exclusive,
+                             beam_width=0)
     expected = best_objective(X, target, weights, operator, min_lit=1, max_lit=4, lam=lam, negated=False,
                               exclusive=exclusive)
     assert found.optimal and found.objective == pytest.approx(expected, abs=1e-9)
@@ -144,3 +145,16 @@ def test_cli_solve_with_the_native_backend(capsys):
                  "--backend", "native"]) == 0
     out = capsys.readouterr().out
     assert "backend:    native" in out and "status:     optimal" in out
+
+
+def test_choose_does_not_use_literal_dominance():
+    """Swapping a literal for a dominating one can break Choose (a count may overshoot k): on this
+    instance, searching Choose with dominance misses the optimum."""
+    rng = np.random.default_rng([154, 4, 1, 7])
+    X = rng.integers(0, 2, (int(rng.integers(6, 14)), int(rng.integers(2, 4))), dtype=np.uint8)
+    target = rng.integers(0, 2, len(X)).astype(bool)
+    weights = rng.uniform(0.1, 3, len(X))
+    found = search_depth_one(X, target, weights, "Choose", min_literals=1, max_literals=3, lam=0.0, exclusive=True,
+                             beam_width=0)
+    expected = best_objective(X, target, weights, "Choose", min_lit=1, max_lit=3, lam=0, negated=False)
+    assert found.objective == pytest.approx(expected, abs=1e-9)

@@ -77,7 +77,7 @@ def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarr
     return lost[:, : top + 1].min(axis=1)
 
 
-def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width=8):
+def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width):
     """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
     every one grown by every literal at once. It guides the search; it proves nothing."""
     n, num_literals = truth.shape
@@ -109,6 +109,16 @@ def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusi
     return best
 
 
+def _dominators(truth: np.ndarray, wp: np.ndarray, wn: np.ndarray) -> np.ndarray:
+    """(N, N) int: [a, b] = 1 when literal a comes before b and dominates it for Or and AtLeast (true
+    on every row wanting 1 where b is, false on every row wanting 0 where b is). Swapping b for a
+    never hurts, so some optimal set holds, with each of its literals b, each such a (or a's
+    feature partner, which blocks the swap): the search only builds such sets."""
+    positive, negative = truth[wp > 0].astype(np.float32), truth[wn > 0].astype(np.float32)
+    violations = (1 - positive).T @ positive + negative.T @ (1 - negative)
+    return np.triu(violations == 0, 1).astype(np.int16)
+
+
 def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
     """(operator searched, literal truth, weight of rows wanting 1, wanting 0) for `operator`:
     And(S) = ~Or(~S) and AtMost_k(S) = AtLeast_{L-k}(~S) search the complemented columns."""
@@ -121,12 +131,13 @@ def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
 
 def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, operator: str, *,
                      min_literals: int, max_literals: int, lam: float, exclusive: bool,
-                     incumbent: np.ndarray | None = None,
+                     incumbent: np.ndarray | None = None, beam_width: int = 8,
                      time_limit: float | None = None) -> SearchResult:
     """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
     0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
     both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
-    starting solution; `time_limit` (seconds) stops the search with the best set so far."""
+    starting solution, and so is the best set of a beam search of `beam_width` (0: none);
+    `time_limit` (seconds) stops the search with the best set so far."""
     start = time.perf_counter()
     m = X.shape[1]
     X = X.astype(bool)
@@ -154,6 +165,9 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     position[order] = np.arange(num_literals)
     partner_position = position[partner]
 
+    dominators = _dominators(ordered, wp, wn) if kind != "Choose" and max_literals > 1 else None
+    needed = None if dominators is None else dominators.sum(axis=0)
+
     best_set, best_k, best = None, None, np.inf
     if incumbent is not None:
         best_set = np.sort(position[np.asarray(incumbent, dtype=np.int64)])
@@ -171,8 +185,9 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     nodes = 0
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
-    if best > floor + _EPS:
-        found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor)
+    if best > floor + _EPS and beam_width > 0:
+        found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
+                      beam_width)
         if found is not None and found[2] < best - _EPS:
             best_set, best_k, best = found
     while stack and best > floor + _EPS:
@@ -187,6 +202,10 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         candidates = np.arange(last + 1, num_literals)
         if exclusive and len(chosen):
             candidates = candidates[~np.isin(candidates, partner_position[chosen])]
+        if dominators is not None and len(candidates):
+            covered = np.zeros(num_literals, bool)
+            covered[chosen] = covered[partner_position[chosen]] = True
+            candidates = candidates[dominators[covered][:, candidates].sum(axis=0) == needed[candidates]]
         if not len(candidates):
             continue
         child_counts = counts[None, :] + ordered[:, candidates].T
