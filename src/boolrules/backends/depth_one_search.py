@@ -49,13 +49,34 @@ def _scores(kind: str, counts: np.ndarray, size: int, wp: np.ndarray, wn: np.nda
     `size` literals, and the best k of each (None for Or)."""
     if kind == "Or":
         return (counts == 0) @ wp + (counts > 0) @ wn, None
-    hp, hn = _histogram(counts, wp, size), _histogram(counts, wn, size)
+    return _best_k(kind, _histogram(counts, wp, size), _histogram(counts, wn, size), wp.sum(), wn.sum())
+
+
+def _child_scores(kind: str, counts: np.ndarray, columns: np.ndarray, size: int, wp: np.ndarray, wn: np.ndarray):
+    """`_scores` of the sets S + {l} for a set S with counts `counts` (n,) and the literals' 0/1
+    `columns` (n, c), as matrix products: row i adds its weight to count t_i + x_il."""
+    if kind == "Or":  # a child misses row i when t_i = 0 and x_il = 0
+        free = counts == 0
+        return (np.where(free, wp - wn, 0.0) @ (1.0 - columns)) + wn.sum(), None
+    values = np.arange(size + 1)[:, None]
+    at = counts[None, :] == values  # (size + 1, n): [t_i == v]
+    before = counts[None, :] == values - 1
+
+    def histogram(w):  # (c, size + 1): Σ_i w_i [t_i + x_il == v]
+        return ((at @ w)[:, None] + ((before * w) - (at * w)) @ columns).T
+
+    return _best_k(kind, histogram(wp), histogram(wn), wp.sum(), wn.sum())
+
+
+def _best_k(kind: str, hp: np.ndarray, hn: np.ndarray, total_p: float, total_n: float):
+    """Best weighted error and k (c,) from the weights of rows wanting 1 (`hp`) and 0 (`hn`) at
+    each count (c, size + 1)."""
     if kind == "AtLeast":  # k: positives below k are lost, negatives at or above k are lost
         below_p = np.cumsum(hp, axis=1) - hp
         below_n = np.cumsum(hn, axis=1) - hn
-        errors = below_p + (wn.sum() - below_n)
+        errors = below_p + (total_n - below_n)
     else:  # Choose: positives off k and negatives on k are lost
-        errors = wp.sum() - hp + hn
+        errors = total_p - hp + hn
     k = np.argmin(errors, axis=1)
     return errors[np.arange(len(k)), k], k
 
@@ -201,15 +222,17 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         size = len(chosen) + 1
         candidates = np.arange(last + 1, num_literals)
         if exclusive and len(chosen):
-            candidates = candidates[~np.isin(candidates, partner_position[chosen])]
+            blocked = np.zeros(num_literals, bool)
+            blocked[partner_position[chosen]] = True
+            candidates = candidates[~blocked[candidates]]
         if dominators is not None and len(candidates):
             covered = np.zeros(num_literals, bool)
             covered[chosen] = covered[partner_position[chosen]] = True
             candidates = candidates[dominators[covered][:, candidates].sum(axis=0) == needed[candidates]]
         if not len(candidates):
             continue
-        child_counts = counts[None, :] + ordered[:, candidates].T
-        errors, k = _scores(kind, child_counts, size, wp, wn)
+        columns = ordered[:, candidates]
+        errors, k = _child_scores(kind, counts, columns.astype(float), size, wp, wn)
         objective = errors + lam * size
         if size >= min_literals:
             i = int(np.argmin(objective))
@@ -219,6 +242,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         remaining = max_literals - size
         if remaining <= 0:
             continue
+        child_counts = counts[None, :] + columns.T
         has_more = candidates < num_literals - 1
         candidates, child_counts, objective = candidates[has_more], child_counts[has_more], objective[has_more]
         if not len(candidates):
