@@ -76,8 +76,8 @@ def test_native_equals_highs_on_medium_instances(operator):
     y = ((X[:, 0] + X[:, 3] + 1 - X[:, 5] >= 2) ^ (rng.random(n) < 0.15)).astype(np.uint8)
     weights = rng.uniform(0.5, 2.0, n)
     for negated in (False, True):
-        problem = depth_one(X, y, operator, max_num_literals=2 if operator == "Choose" else 3, min_num_literals=1, sample_weight=weights,
-                            negated=negated, lam=0.01)
+        problem = depth_one(X, y, operator, max_num_literals=2 if operator == "Choose" else 3, min_num_literals=1,
+                            sample_weight=weights, negated=negated, lam=0.01)
         native = get_backend("native").solve(problem)
         highs = get_backend("highs").solve(problem)
         assert native.status == highs.status == "optimal"

@@ -48,11 +48,12 @@ class NativeBackend(Backend):
         try:
             none = np.zeros(problem.num_features)
             first = polish(problem, repair_values(problem, none, none))
+            limit = options["time_limit"]
             found = search_depth_one(
                 problem.X, problem.target, problem.weights, problem.operator,
                 min_literals=problem.min_num_literals, max_literals=problem.max_num_literals, lam=problem.lam,
                 exclusive=problem.exclusive_literals, incumbent=np.flatnonzero(np.concatenate([first["b"], first["bt"]])),
-                time_limit=None if options["time_limit"] is None else max(0.0, options["time_limit"] - (time.perf_counter() - start)),
+                time_limit=None if limit is None else max(0.0, limit - (time.perf_counter() - start)),
             )
         except Exception as exc:  # a failure while solving is an error result, as for every backend
             return failed(self.name, start, cause(exc), exc)
