@@ -102,6 +102,7 @@ def test_search_stops_at_its_time_limit_with_a_lower_bound_below_the_optimum():
     cut = search_depth_one(X, y, w, "Choose", min_literals=1, max_literals=4, lam=0.0, exclusive=True, time_limit=0.0)
     full = search_depth_one(X, y, w, "Choose", min_literals=1, max_literals=4, lam=0.0, exclusive=True)
     assert not cut.optimal and full.optimal
+    assert np.isfinite(cut.objective) and 1 <= len(cut.literals) <= 4  # a valid set even without any incumbent
     assert cut.bound <= full.objective + 1e-12 <= cut.objective + 1e-12
 
 

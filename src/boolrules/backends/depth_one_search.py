@@ -98,13 +98,16 @@ def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarr
     return lost[:, : top + 1].min(axis=1)
 
 
-def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width):
+def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width, deadline):
     """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
-    every one grown by every literal at once. It guides the search; it proves nothing."""
+    every one grown by every literal at once, until `deadline` (perf_counter; None: none). It
+    guides the search; it proves nothing."""
     n, num_literals = truth.shape
     sets, counts = np.zeros((1, 0), np.int64), np.zeros((1, n), np.int16)
     best = None
     for size in range(1, max_literals + 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
         allowed = np.ones((len(sets), num_literals), bool)
         rows = np.arange(len(sets))[:, None]
         allowed[rows, sets] = False
@@ -189,13 +192,11 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     dominators = _dominators(ordered, wp, wn) if kind != "Choose" and max_literals > 1 else None
     needed = None if dominators is None else dominators.sum(axis=0)
 
-    best_set, best_k, best = None, None, np.inf
-    if incumbent is not None:
-        best_set = np.sort(position[np.asarray(incumbent, dtype=np.int64)])
-        counts = ordered[:, best_set].sum(axis=1)[None, :]
-        errors, k = _scores(kind, counts, len(best_set), wp, wn)
-        best = float(errors[0]) + lam * len(best_set)
-        best_k = None if k is None else int(k[0])
+    if incumbent is None:  # the first features' literals: a valid set to return whenever the search stops
+        incumbent = np.arange(min_literals)
+    best_set = np.sort(position[np.asarray(incumbent, dtype=np.int64)])
+    errors, k = _scores(kind, ordered[:, best_set].sum(axis=1)[None, :], len(best_set), wp, wn)
+    best, best_k = float(errors[0]) + lam * len(best_set), None if k is None else int(k[0])
     if min_literals == 0:
         errors, k = _scores(kind, np.zeros((1, n), np.int16), 0, wp, wn)
         if errors[0] < best - _EPS:
@@ -208,7 +209,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     floor = lam * min_literals  # no rule does better than no error
     if best > floor + _EPS and beam_width > 0:
         found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
-                      beam_width)
+                      beam_width, None if time_limit is None else start + time_limit)
         if found is not None and found[2] < best - _EPS:
             best_set, best_k, best = found
     while stack and best > floor + _EPS:
