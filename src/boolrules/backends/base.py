@@ -157,6 +157,7 @@ BACKEND_MODULES = {
     **dict.fromkeys(("sa", "neal", "tabu", "steepest", "exact"), "samplers"),
     **dict.fromkeys(("dwave-qpu", "leap-hybrid", "leap-cqm"), "dwave"),
     "qaoa": "qaoa",
+    "native": "native",
 }
 # Name -> (make, check): `make(name, **options)` builds the backend, `check(name, options)` checks
 # the options as `make` would, without building anything (no cloud client, no credentials).

@@ -27,7 +27,7 @@ from ..validation import (
 )
 from .problem import DepthOneProblem
 
-__all__ = ["depth_one", "RowBlock", "row_blocks"]
+__all__ = ["depth_one", "build_model", "RowBlock", "row_blocks"]
 
 
 @dataclass(frozen=True)
@@ -121,8 +121,28 @@ def depth_one(
     negated = check_bool(negated, "negated")
     exclusive_literals = check_bool(exclusive_literals, "exclusive_literals")
     weights = _weights(sample_weight, y)
-    target = 1 - y if negated else y
+    return DepthOneProblem(
+        X=X,
+        y=y,
+        operator=name,
+        negated=bool(negated),
+        max_num_literals=max_lit,
+        min_num_literals=min_lit,
+        lam=lam,
+        weights=weights,
+        exclusive_literals=bool(exclusive_literals),
+        row_blocks=tuple(row_blocks(name, max_lit)),
+        builder=build_model,
+    )
 
+
+def build_model(problem: DepthOneProblem) -> pyo.ConcreteModel:
+    """The Pyomo model of `problem` (`formulations.md`): built by `DepthOneProblem.model` on first
+    access, so that a solver working on the arrays alone (`backends/native.py`) never pays for it."""
+    X, name, negated, weights, lam = problem.X, problem.operator, problem.negated, problem.weights, problem.lam
+    max_lit, min_lit = problem.max_num_literals, problem.min_num_literals
+    n, m = X.shape
+    target = problem.target
     model = pyo.ConcreteModel(name=f"depth_one_{'not_' if negated else ''}{name}")
     model.features = pyo.RangeSet(0, m - 1)
     model.samples = pyo.RangeSet(0, n - 1)
@@ -139,14 +159,14 @@ def depth_one(
     model.max_literals = pyo.Constraint(expr=literals <= max_lit)
     if min_lit > 0:
         model.min_literals = pyo.Constraint(expr=literals >= min_lit)
-    if exclusive_literals:
+    if problem.exclusive_literals:
         model.exclusive_literals = pyo.Constraint(model.features, rule=lambda _, j: b[j] + bt[j] <= 1)
 
     parameterized = OPERATORS[name].parameterized
     if parameterized:
         model.k = pyo.Var(domain=pyo.NonNegativeIntegers, bounds=(0, max_lit), doc="operator parameter")
         model.k_at_most_literals = pyo.Constraint(expr=model.k - literals <= 0)
-    blocks = row_blocks(name, max_lit)
+    blocks = problem.row_blocks
     model.positive_samples = pyo.Set(initialize=np.flatnonzero(target == 1).tolist(), doc="label 1 (after any flip)")
     model.negative_samples = pyo.Set(initialize=np.flatnonzero(target == 0).tolist(), doc="label 0 (after any flip)")
     if any(block.q for block in blocks):
@@ -174,16 +194,4 @@ def depth_one(
         + lam * literals,
         sense=pyo.minimize,
     )
-    return DepthOneProblem(
-        model=model,
-        X=X,
-        y=y,
-        operator=name,
-        negated=bool(negated),
-        max_num_literals=max_lit,
-        min_num_literals=min_lit,
-        lam=lam,
-        weights=weights,
-        exclusive_literals=bool(exclusive_literals),
-        row_blocks=tuple(blocks),
-    )
+    return model

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -17,14 +18,14 @@ __all__ = ["DepthOneProblem", "check_problem"]
 
 @dataclass(eq=False)
 class DepthOneProblem:
-    """A depth-one rule problem (`formulations.md`) as a Pyomo model plus the data it came from.
+    """A depth-one rule problem (`formulations.md`): its data, and its Pyomo model built on first
+    access to `model` (by `builder`, `depth_one.build_model`), so array-only solvers skip it.
 
     The model's variables are `b`, `bt` (literal indicators), `eta` (errors), and for the
     parameterized operators `k` (and `q` for Choose); constraints are named blocks
     (`max_literals`, `exclusive_literals`, `positive_rows`, ...). Objective: Σ w_i η_i + λ L.
     """
 
-    model: pyo.ConcreteModel
     X: np.ndarray
     y: np.ndarray
     operator: str
@@ -35,6 +36,17 @@ class DepthOneProblem:
     weights: np.ndarray
     exclusive_literals: bool
     row_blocks: tuple = field(repr=False)
+    builder: Callable[[DepthOneProblem], pyo.ConcreteModel] = field(repr=False)
+
+    @cached_property
+    def model(self) -> pyo.ConcreteModel:
+        """The Pyomo model (variables b, bt, eta, k, q; named constraint blocks), built once."""
+        return self.builder(self)
+
+    @property
+    def target(self) -> np.ndarray:
+        """The label each sample needs from the un-negated operator: y, flipped when `negated`."""
+        return 1 - self.y if self.negated else self.y
 
     @property
     def num_samples(self) -> int:
@@ -75,7 +87,7 @@ class DepthOneProblem:
         if self.parameterized:
             count += 1
         if self.operator == "Choose":
-            count += len(self.model.negative_samples)
+            count += int(np.sum(self.target == 0))
         return count
 
     @property
@@ -161,8 +173,8 @@ class DepthOneProblem:
         return {
             "operator": self.label,
             "samples": self.num_samples,
-            "positive_samples": len(self.model.positive_samples),
-            "negative_samples": len(self.model.negative_samples),
+            "positive_samples": int(np.sum(self.target == 1)),
+            "negative_samples": int(np.sum(self.target == 0)),
             "features": self.num_features,
             "max_num_literals": self.max_num_literals,
             "min_num_literals": self.min_num_literals,

@@ -136,6 +136,6 @@ def feasible_point(problem, values: dict) -> np.ndarray:
     if k is not None:
         full["k"] = np.array([int(k)])
     if problem.operator == "Choose":
-        negatives = np.array(list(problem.model.negative_samples), dtype=np.int64)
+        negatives = np.flatnonzero(problem.target == 0)
         full["q"] = (counts[negatives] < int(k)).astype(np.int64)
     return problem.vector_from_values(full)

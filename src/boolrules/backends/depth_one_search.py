@@ -1,0 +1,261 @@
+"""Exact depth-one search on arrays: depth-first branch and bound over literal sets.
+
+Every operator is searched as one of three: Or, AtLeast (best k per set) and Choose (best k per
+set). And(S) on target y is Or on the complemented literal columns with target 1 - y, and
+AtMost_k(S) is AtLeast_{L-k} on the complemented columns (`_reduce`). Identical data rows are
+merged into one row with two weights (wanting 1, wanting 0). A node is a literal set S in
+increasing literal order; all its children S + {l} are scored at once (objective and best k from
+weighted histograms of the per-row true counts) and each child's subtree gets a lower bound from
+the interval of counts its rows can still reach, [t_S + x_l, t_S + x_l + min(r, u_l)] (u_l: the
+literals after l true on the row, r: the literals still allowed), minimised over k.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["SearchResult", "search_depth_one"]
+
+_EPS = 1e-9
+
+
+@dataclass
+class SearchResult:
+    """The best literal set found (indices into the 2m literals: features, then negated features),
+    its k (None for Or/And), its objective, a lower bound on the optimum, and whether it is proven."""
+
+    literals: np.ndarray
+    k: int | None
+    objective: float
+    bound: float
+    optimal: bool
+    nodes: int
+
+
+def _histogram(values: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """(c, size + 1): for each row of `values` (c, n) the weight of its entries equal to 0..size
+    (entries above `size` are counted at `size`)."""
+    c, n = values.shape
+    index = np.minimum(values, size) + (size + 1) * np.arange(c)[:, None]
+    return np.bincount(index.ravel(), weights=np.broadcast_to(weights, (c, n)).ravel(),
+                       minlength=c * (size + 1)).reshape(c, size + 1)
+
+
+def _scores(kind: str, counts: np.ndarray, size: int, wp: np.ndarray, wn: np.ndarray):
+    """Weighted errors (c,) of the sets whose per-row true counts are `counts` (c, n), all of
+    `size` literals, and the best k of each (None for Or)."""
+    if kind == "Or":
+        return (counts == 0) @ wp + (counts > 0) @ wn, None
+    return _best_k(kind, _histogram(counts, wp, size), _histogram(counts, wn, size), wp.sum(), wn.sum())
+
+
+def _child_scores(kind: str, counts: np.ndarray, columns: np.ndarray, size: int, wp: np.ndarray, wn: np.ndarray):
+    """`_scores` of the sets S + {l} for a set S with counts `counts` (n,) and the literals' 0/1
+    `columns` (n, c), as matrix products: row i adds its weight to count t_i + x_il."""
+    if kind == "Or":  # a child misses row i when t_i = 0 and x_il = 0
+        free = counts == 0
+        return (np.where(free, wp - wn, 0.0) @ (1.0 - columns)) + wn.sum(), None
+    values = np.arange(size + 1)[:, None]
+    at = counts[None, :] == values  # (size + 1, n): [t_i == v]
+    before = counts[None, :] == values - 1
+
+    def histogram(w):  # (c, size + 1): Σ_i w_i [t_i + x_il == v]
+        return ((at @ w)[:, None] + ((before * w) - (at * w)) @ columns).T
+
+    return _best_k(kind, histogram(wp), histogram(wn), wp.sum(), wn.sum())
+
+
+def _best_k(kind: str, hp: np.ndarray, hn: np.ndarray, total_p: float, total_n: float):
+    """Best weighted error and k (c,) from the weights of rows wanting 1 (`hp`) and 0 (`hn`) at
+    each count (c, size + 1)."""
+    if kind == "AtLeast":  # k: positives below k are lost, negatives at or above k are lost
+        below_p = np.cumsum(hp, axis=1) - hp
+        below_n = np.cumsum(hn, axis=1) - hn
+        errors = below_p + (total_n - below_n)
+    else:  # Choose: positives off k and negatives on k are lost
+        errors = total_p - hp + hn
+    k = np.argmin(errors, axis=1)
+    return errors[np.arange(len(k)), k], k
+
+
+def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarray, wn: np.ndarray) -> np.ndarray:
+    """Lower bounds (c,) on the weighted error of any set whose per-row counts lie in
+    [low, high] (c, n) and whose k is at most `top`."""
+    if kind == "Or":
+        return (high == 0) @ wp + (low > 0) @ wn
+    hp_low, hp_high = _histogram(low, wp, top + 1), _histogram(high, wp, top + 1)
+    if kind == "AtLeast":  # for k: positives with high < k, negatives with low >= k are lost
+        hn_low = _histogram(low, wn, top + 1)
+        lost = (np.cumsum(hp_high, axis=1) - hp_high) + (wn.sum() - (np.cumsum(hn_low, axis=1) - hn_low))
+    else:  # Choose: positives with k outside [low, high], negatives fixed at k
+        above = wp.sum() - np.cumsum(hp_low, axis=1)  # positives with low > k
+        below = np.cumsum(hp_high, axis=1) - hp_high  # positives with high < k
+        fixed = _histogram(np.where(low == high, low, top + 1), wn, top + 1)
+        lost = above + below + fixed
+    return lost[:, : top + 1].min(axis=1)
+
+
+def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width, deadline):
+    """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
+    every one grown by every literal at once, until `deadline` (perf_counter; None: none). It
+    guides the search; it proves nothing."""
+    n, num_literals = truth.shape
+    sets, counts = np.zeros((1, 0), np.int64), np.zeros((1, n), np.int16)
+    best = None
+    for size in range(1, max_literals + 1):
+        if deadline is not None and time.perf_counter() > deadline:
+            break
+        allowed = np.ones((len(sets), num_literals), bool)
+        rows = np.arange(len(sets))[:, None]
+        allowed[rows, sets] = False
+        if exclusive:
+            allowed[rows, partner[sets]] = False
+        parent, literal = np.nonzero(allowed)
+        if not len(parent):
+            break
+        child_counts = counts[parent] + truth[:, literal].T
+        errors, k = _scores(kind, child_counts, size, wp, wn)
+        objective = errors + lam * size
+        ranked = np.argsort(objective, kind="stable")
+        i = ranked[0]
+        if size >= min_literals and (best is None or objective[i] < best[2] - _EPS):
+            best = (np.append(sets[parent[i]], literal[i]), None if k is None else int(k[i]), float(objective[i]))
+            if best[2] <= floor + _EPS:
+                break
+        children = np.sort(np.concatenate([sets[parent[ranked]], literal[ranked, None]], axis=1), axis=1)
+        _, first = np.unique(children, axis=0, return_index=True)
+        keep = ranked[np.sort(first)[:width]]
+        sets = np.sort(np.concatenate([sets[parent[keep]], literal[keep, None]], axis=1), axis=1)
+        counts = child_counts[keep]
+    return best
+
+
+def _dominators(truth: np.ndarray, wp: np.ndarray, wn: np.ndarray) -> np.ndarray:
+    """(N, N) int: [a, b] = 1 when literal a comes before b and dominates it for Or and AtLeast (true
+    on every row wanting 1 where b is, false on every row wanting 0 where b is). Swapping b for a
+    never hurts, so some optimal set holds, with each of its literals b, each such a (or a's
+    feature partner, which blocks the swap): the search only builds such sets."""
+    positive, negative = truth[wp > 0].astype(np.float32), truth[wn > 0].astype(np.float32)
+    violations = (1 - positive).T @ positive + negative.T @ (1 - negative)
+    return np.triu(violations == 0, 1).astype(np.int16)
+
+
+def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
+    """(operator searched, literal truth, weight of rows wanting 1, wanting 0) for `operator`:
+    And(S) = ~Or(~S) and AtMost_k(S) = AtLeast_{L-k}(~S) search the complemented columns."""
+    if operator == "And":
+        return "Or", ~truth, wn, wp
+    if operator == "AtMost":
+        return "AtLeast", ~truth, wp, wn
+    return operator, truth, wp, wn
+
+
+def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, operator: str, *,
+                     min_literals: int, max_literals: int, lam: float, exclusive: bool,
+                     incumbent: np.ndarray | None = None, beam_width: int = 8,
+                     time_limit: float | None = None) -> SearchResult:
+    """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
+    0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
+    both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
+    starting solution, and so is the best set of a beam search of `beam_width` (0: none);
+    `time_limit` (seconds) stops the search with the best set so far."""
+    start = time.perf_counter()
+    m = X.shape[1]
+    X = X.astype(bool)
+    target = np.asarray(target).astype(bool)
+    rows, inverse = np.unique(X, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    wp = np.bincount(inverse, weights=np.where(target, weights, 0.0), minlength=len(rows))
+    wn = np.bincount(inverse, weights=np.where(target, 0.0, weights), minlength=len(rows))
+    kind, truth, wp, wn = _reduce(operator, np.concatenate([rows, ~rows], axis=1), wp, wn)
+    base = np.minimum(wp, wn)  # a row wanting both ways loses the smaller weight whatever the rule
+    wp, wn = wp - base, wn - base
+    keep = (wp > 0) | (wn > 0)
+    truth, wp, wn, constant = truth[keep], wp[keep], wn[keep], float(base.sum())
+    n, num_literals = truth.shape
+    truth16 = truth.astype(np.int16)
+    # later-in-order literals true on each row, by position: suffix[p, i] counts order[p+1:]
+    single, _ = _scores(kind, truth16.T, 1, wp, wn)
+    order = np.argsort(single, kind="stable")
+    ordered = truth16[:, order]
+    suffix = np.zeros((num_literals + 1, n), dtype=np.int16)
+    suffix[:-1] = np.cumsum(ordered[:, ::-1], axis=1)[:, ::-1].T
+    suffix = suffix[1:]
+    partner = (order + m) % (2 * m)  # the other literal of each literal's feature
+    position = np.empty(num_literals, dtype=np.int64)
+    position[order] = np.arange(num_literals)
+    partner_position = position[partner]
+
+    dominators = _dominators(ordered, wp, wn) if kind != "Choose" and max_literals > 1 else None
+    needed = None if dominators is None else dominators.sum(axis=0)
+
+    if incumbent is None:  # the first features' literals: a valid set to return whenever the search stops
+        incumbent = np.arange(min_literals)
+    best_set = np.sort(position[np.asarray(incumbent, dtype=np.int64)])
+    errors, k = _scores(kind, ordered[:, best_set].sum(axis=1)[None, :], len(best_set), wp, wn)
+    best, best_k = float(errors[0]) + lam * len(best_set), None if k is None else int(k[0])
+    if min_literals == 0:
+        errors, k = _scores(kind, np.zeros((1, n), np.int16), 0, wp, wn)
+        if errors[0] < best - _EPS:
+            best_set, best_k, best = np.zeros(0, np.int64), None if k is None else int(k[0]), float(errors[0])
+
+    # stack of open nodes: (bound, chosen positions, counts, last position)
+    stack = [(-np.inf, np.zeros(0, np.int64), np.zeros(n, np.int16), -1)]
+    nodes = 0
+    timed_out = False
+    floor = lam * min_literals  # no rule does better than no error
+    if best > floor + _EPS and beam_width > 0:
+        found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
+                      beam_width, None if time_limit is None else start + time_limit)
+        if found is not None and found[2] < best - _EPS:
+            best_set, best_k, best = found
+    while stack and best > floor + _EPS:
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            timed_out = True
+            break
+        bound, chosen, counts, last = stack.pop()
+        if bound >= best - _EPS:
+            continue
+        nodes += 1
+        size = len(chosen) + 1
+        candidates = np.arange(last + 1, num_literals)
+        if exclusive and len(chosen):
+            blocked = np.zeros(num_literals, bool)
+            blocked[partner_position[chosen]] = True
+            candidates = candidates[~blocked[candidates]]
+        if dominators is not None and len(candidates):
+            covered = np.zeros(num_literals, bool)
+            covered[chosen] = covered[partner_position[chosen]] = True
+            candidates = candidates[dominators[covered][:, candidates].sum(axis=0) == needed[candidates]]
+        if not len(candidates):
+            continue
+        columns = ordered[:, candidates]
+        errors, k = _child_scores(kind, counts, columns.astype(float), size, wp, wn)
+        objective = errors + lam * size
+        if size >= min_literals:
+            i = int(np.argmin(objective))
+            if objective[i] < best - _EPS:
+                best, best_set = float(objective[i]), np.append(chosen, candidates[i])
+                best_k = None if k is None else int(k[i])
+        remaining = max_literals - size
+        if remaining <= 0:
+            continue
+        child_counts = counts[None, :] + columns.T
+        has_more = candidates < num_literals - 1
+        candidates, child_counts, objective = candidates[has_more], child_counts[has_more], objective[has_more]
+        if not len(candidates):
+            continue
+        high = child_counts + np.minimum(suffix[candidates], remaining)
+        bounds = _bounds(kind, child_counts, high, max_literals, wp, wn) + lam * max(size + 1, min_literals)
+        promising = np.flatnonzero(bounds < best - _EPS)
+        for i in promising[np.argsort(-objective[promising], kind="stable")]:  # best child popped first
+            stack.append((float(bounds[i]), np.append(chosen, candidates[i]), child_counts[i], int(candidates[i])))
+
+    lower = min([best] + [entry[0] for entry in stack]) if timed_out else best
+    if operator == "AtMost":
+        best_k = len(best_set) - best_k
+    return SearchResult(np.sort(order[best_set]), best_k, best + constant, max(lower, 0.0) + constant,
+                        not timed_out, nodes)

@@ -1,0 +1,161 @@
+import numpy as np
+import pytest
+
+from boolrules import DepthOneClassifier, RuleClassifier
+from boolrules.backends import get_backend
+from boolrules.backends.depth_one_search import search_depth_one
+from boolrules.cli import main
+from boolrules.formulations import depth_one
+from boolrules.rules import And, Literal, Or
+
+from ..errors import assert_raises_clearly
+from ..formulations.brute_force import best_objective
+from ..planted import planted
+
+OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
+
+
+def random_problem(rng, operator, n, m, max_lit, exclusive, negated, lam, min_lit, weighted):
+    X = rng.integers(0, 2, (n, m), dtype=np.uint8)
+    y = rng.integers(0, 2, n).astype(np.uint8)
+    weights = rng.uniform(0.1, 3.0, n) if weighted else "balanced" if 0 < y.sum() < n else "uniform"
+    return depth_one(X, y, operator, max_num_literals=max_lit, min_num_literals=min_lit, lam=lam, negated=negated,
+                     sample_weight=weights, exclusive_literals=exclusive)
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("negated", [False, True])
+@pytest.mark.parametrize("exclusive", [True, False])
+@pytest.mark.parametrize("seed", range(6))
+def test_native_equals_brute_force(operator, negated, exclusive, seed):
+    """Every operator, negated or not, exclusive literals on or off, with λ, literal bounds and
+    weights drawn at random: the native optimum is the brute-force optimum."""
+    rng = np.random.default_rng([seed, OPERATORS.index(operator), negated, exclusive])
+    m = int(rng.integers(1, 5))
+    max_lit = int(rng.integers(1, min(2 * m, 4) + 1))
+    min_lit = int(rng.integers(0, min(max_lit, m if exclusive else max_lit) + 1))
+    lam = float(rng.choice([0.0, 0.2, 1.5]))
+    problem = random_problem(rng, operator, int(rng.integers(1, 12)), m, max_lit, exclusive, negated, lam, min_lit,
+                             weighted=bool(seed % 2))
+    result = get_backend("native").solve(problem)
+    expected = best_objective(problem.X, problem.y, problem.weights, operator, min_lit=min_lit, max_lit=max_lit,
+                              lam=lam, negated=negated, exclusive=exclusive)
+    assert result.status == "optimal"
+    assert result.solver_objective == pytest.approx(expected, abs=1e-9)
+    assert result.objective == pytest.approx(problem.objective(result.rule), abs=1e-12)
+    assert result.objective <= expected + 1e-9  # decoding may shorten a one-literal operator to a constant
+    assert result.bound == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("exclusive", [True, False])
+@pytest.mark.parametrize("seed", range(10))
+def test_the_search_alone_equals_brute_force(operator, exclusive, seed):
+    """The branch and bound without any first incumbent (no polish, no beam), so that its bounds
+    and dominance do the pruning; with a duplicated column."""
+    rng = np.random.default_rng([seed, OPERATORS.index(operator), exclusive, 7])
+    X = rng.integers(0, 2, (int(rng.integers(8, 25)), int(rng.integers(2, 5))), dtype=np.uint8)
+    X = np.concatenate([X, X[:, :1]], axis=1)  # identical columns: a literal may count twice
+    target = rng.integers(0, 2, len(X)).astype(bool)
+    weights = rng.uniform(0.1, 3.0, len(X))
+    lam = float(rng.choice([0.0, 0.1]))
+    found = search_depth_one(X, target, weights, operator, min_literals=1, max_literals=4, lam=lam, exclusive=exclusive,
+                             beam_width=0)
+    expected = best_objective(X, target, weights, operator, min_lit=1, max_lit=4, lam=lam, negated=False,
+                              exclusive=exclusive)
+    assert found.optimal and found.objective == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+def test_native_equals_highs_on_medium_instances(operator):
+    """60 rows × 12 features (a planted rule with noise), up to 3 literals (Choose: 30 rows and 2
+    literals, whose ILP HiGHS takes a minute to prove at 60 rows): the same optimum as HiGHS."""
+    rng = np.random.default_rng(OPERATORS.index(operator))
+    n = 30 if operator == "Choose" else 60
+    X = rng.integers(0, 2, (n, 12), dtype=np.uint8)
+    y = ((X[:, 0] + X[:, 3] + 1 - X[:, 5] >= 2) ^ (rng.random(n) < 0.15)).astype(np.uint8)
+    weights = rng.uniform(0.5, 2.0, n)
+    for negated in (False, True):
+        problem = depth_one(X, y, operator, max_num_literals=2 if operator == "Choose" else 3, min_num_literals=1,
+                            sample_weight=weights, negated=negated, lam=0.01)
+        native = get_backend("native").solve(problem)
+        highs = get_backend("highs").solve(problem)
+        assert native.status == highs.status == "optimal"
+        assert native.solver_objective == pytest.approx(highs.solver_objective, abs=1e-6)
+
+
+def test_a_time_limit_returns_the_incumbent_and_a_valid_bound():
+    rng = np.random.default_rng(0)
+    problem = random_problem(rng, "AtLeast", 100, 60, 8, True, False, 0.0, 1, weighted=True)
+    result = get_backend("native", time_limit=0.0).solve(problem)
+    assert result.status == "time_limit" and result.rule is not None
+    assert result.objective == pytest.approx(problem.objective(result.rule))
+    assert 0 <= result.bound <= result.objective
+    assert 1 <= len(result.rule.literals()) <= 8
+
+
+def test_search_stops_at_its_time_limit_with_a_lower_bound_below_the_optimum():
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 2, (12, 5), dtype=np.uint8)
+    y = rng.integers(0, 2, 12).astype(bool)
+    w = rng.uniform(0.5, 1.5, 12)
+    cut = search_depth_one(X, y, w, "Choose", min_literals=1, max_literals=4, lam=0.0, exclusive=True, time_limit=0.0)
+    full = search_depth_one(X, y, w, "Choose", min_literals=1, max_literals=4, lam=0.0, exclusive=True)
+    assert not cut.optimal and full.optimal
+    assert np.isfinite(cut.objective) and 1 <= len(cut.literals) <= 4  # a valid set even without any incumbent
+    assert cut.bound <= full.objective + 1e-12 <= cut.objective + 1e-12
+
+
+@pytest.mark.parametrize("options, names", [
+    ({"time_limit": -1}, ["time_limit"]), ({"time_limit": "soon"}, ["time_limit"]), ({"seed": 1}, ["seed", "native"]),
+])
+def test_bad_options_raise_clearly_before_any_work(options, names):
+    error = TypeError if options.get("time_limit") == "soon" else ValueError
+    assert_raises_clearly(error, lambda: get_backend("native", **options), *names)
+    assert_raises_clearly(error, lambda: get_backend("native").with_options(**options), *names)
+
+
+def test_native_never_builds_the_pyomo_model_and_the_model_still_works():
+    rng = np.random.default_rng(2)
+    problem = random_problem(rng, "Choose", 20, 5, 3, True, True, 0.0, 1, weighted=False)
+    result = get_backend("native").solve(problem)
+    assert "model" not in problem.__dict__  # the cached Pyomo model was never built
+    assert problem.standard_form.A.shape[1] == problem.num_variables  # built on first access
+    assert "model" in problem.__dict__
+    assert problem.summary()["num_variables"] == problem.num_variables
+    assert get_backend("highs").solve(problem).solver_objective == pytest.approx(result.solver_objective)
+
+
+def test_depth_one_classifier_takes_the_native_backend():
+    X = np.random.default_rng(3).integers(0, 2, (80, 6), dtype=np.uint8)
+    y = (X[:, 1] | X[:, 4]).astype(np.uint8)
+    clf = DepthOneClassifier("Or", max_num_literals=2, backend="native").fit(X, y)
+    assert clf.score(X, y) == 1.0
+
+
+def test_non_local_search_with_the_native_backend_proposes_moves():
+    X, y = planted(And(Or(Literal(5), Literal(6)), Or(Literal(0), ~Literal(1))), 200, 8)
+    clf = RuleClassifier(num_starts=2, num_iterations=150, patience=3, random_state=0, max_complexity=6,
+                         nonlocal_backend="native").fit(X, y)
+    assert clf.nonlocal_stats_.calls > 0 and clf.nonlocal_stats_.proposed > 0
+    assert clf.nonlocal_stats_.failed == 0
+
+
+def test_cli_solve_with_the_native_backend(capsys):
+    assert main(["solve", "--operator", "AtLeast", "--max-num-literals", "2", "--max-samples", "60",
+                 "--backend", "native"]) == 0
+    out = capsys.readouterr().out
+    assert "backend:    native" in out and "status:     optimal" in out
+
+
+def test_choose_does_not_use_literal_dominance():
+    """Swapping a literal for a dominating one can break Choose (a count may overshoot k): on this
+    instance, searching Choose with dominance misses the optimum."""
+    rng = np.random.default_rng([154, 4, 1, 7])
+    X = rng.integers(0, 2, (int(rng.integers(6, 14)), int(rng.integers(2, 4))), dtype=np.uint8)
+    target = rng.integers(0, 2, len(X)).astype(bool)
+    weights = rng.uniform(0.1, 3, len(X))
+    found = search_depth_one(X, target, weights, "Choose", min_literals=1, max_literals=3, lam=0.0, exclusive=True,
+                             beam_width=0)
+    expected = best_objective(X, target, weights, "Choose", min_lit=1, max_lit=3, lam=0, negated=False)
+    assert found.objective == pytest.approx(expected, abs=1e-9)
