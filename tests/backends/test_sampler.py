@@ -57,11 +57,12 @@ def test_a_sampler_instance_samples_as_its_preset_does(or_problem):
 
 
 def test_capabilities_are_the_samplers_parameters():
-    """"seed" where the sampler takes one; "time_limit" where it takes one, or takes num_reads."""
-    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed", "time_limit"}
-    assert get_backend(dimod.ExactSolver()).capabilities == set()
-    assert get_backend(dimod.RandomSampler()).capabilities == {"time_limit"}
-    assert get_backend(FakeHybrid()).capabilities == {"time_limit"}
+    """"seed" where the sampler takes one; "time_limit" where it takes one, or takes num_reads;
+    "depth_two" always (a depth-two problem compiles to a QUBO like a depth-one one)."""
+    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed", "time_limit", "depth_two"}
+    assert get_backend(dimod.ExactSolver()).capabilities == {"depth_two"}
+    assert get_backend(dimod.RandomSampler()).capabilities == {"time_limit", "depth_two"}
+    assert get_backend(FakeHybrid()).capabilities == {"time_limit", "depth_two"}
 
 
 def test_an_unseeded_sampler_follows_the_classifiers_random_state():

@@ -121,3 +121,11 @@ def test_nonlocal_operators_take_shapes_and_name_bad_ones():
     bad = RuleClassifier(nonlocal_backend="highs", nonlocal_operators=["Or", "XOR"], num_iterations=5, num_starts=1)
     assert_raises_clearly(ValueError, lambda: bad.fit(X, y), "nonlocal_operators")
     assert_raises_clearly(ValueError, lambda: Shape("ANF", Or, Or), "Or of Ands")
+
+
+def test_a_depth_one_backend_refuses_shapes_before_any_work():
+    """native solves depth-one problems only: a fit asking it for DNF moves stops at once, naming both."""
+    X, y = planted(DNF_TRUTH, 50, 4)
+    clf = RuleClassifier(nonlocal_backend="native", nonlocal_operators=["Or", "DNF"], num_iterations=5, num_starts=1)
+    assert_raises_clearly(ValueError, lambda: clf.fit(X, y), "native", "DNF")
+    clf.set_params(nonlocal_operators=["Or", "And"]).fit(X, y)

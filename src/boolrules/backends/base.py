@@ -18,7 +18,7 @@ __all__ = [
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
-CAPABILITIES = ("seed", "time_limit")
+CAPABILITIES = ("seed", "time_limit")  # per-call options; "depth_two" marks a backend that also takes depth-two problems
 
 
 @dataclass
@@ -54,8 +54,9 @@ class Result:
 class Backend(ABC):
     """Solves depth-one problems: `solve(problem, **options) -> Result`.
 
-    The surface is narrow: a `name`; `capabilities`, what any caller may pass per call without
-    knowing the backend ("seed", "time_limit"); `solve`; `close` (also at the end of a `with`
+    The surface is narrow: a `name`; `capabilities`, what any caller may rely on without knowing
+    the backend: per-call options ("seed", "time_limit") and "depth_two" when it also solves
+    `DepthTwoProblem`s; `solve`; `close` (also at the end of a `with`
     block) to release what the backend holds open, such as a cloud client.
 
     Options are given to the constructor and may be overridden per call (`solve(problem,

@@ -129,7 +129,7 @@ class IlpBackend(Backend):
     returns a rule at least that good.
     """
 
-    capabilities = frozenset({"time_limit"})
+    capabilities = frozenset({"time_limit", "depth_two"})
 
     def __init__(self, solver="highs", **options):
         if not isinstance(solver, str) or solver not in ILP_SOLVERS:

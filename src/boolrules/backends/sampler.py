@@ -232,7 +232,7 @@ class SamplerBackend(HoldsSampler):
         self._parameters = tuple(preset.parameters if preset.parameters is not None else self.sampler.parameters)
         self._checks = preset.checks_for(self._parameters)
         self._batches = preset.batched(self._parameters)
-        self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters) | (
+        self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters) | {"depth_two"} | (
             {"time_limit"} if self._batches else set())
         self._options = {**preset.defaults, **{k: v for k, v in COMPILE_DEFAULTS.items() if k not in preset.defaults}}
         if self._batches:
