@@ -7,10 +7,15 @@ accuracy over the seeds, oracle calls (proposed / failed), and time; then, per d
 complexity, the fewest iterations at which the non-local search reaches the local-only score at
 the most iterations. Rows are printed as they finish, so a cut-short run still reports.
 
+Per second instead of per iteration (`--budgets`): every fit gets the same `time_budget` and no
+cap on iterations, and the table says how many iterations each side ran in that time.
+
 Run (the paper's settings are 20 starts, 1 s ILP time limit; the defaults here are smaller;
 `--profile-oracle` instead times the parts of an oracle call):
     .venv/bin/python benchmarks/bench_nonlocal.py --datasets breast_cancer credit_risk customer_churn \
         --complexities 5 10 15 --iterations 250 500 1000 2000 --seeds 0 1 --num-starts 4
+    .venv/bin/python benchmarks/bench_nonlocal.py --complexities 10 --budgets 10 30 --seeds 0 1 2 \
+        --backends native highs
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ from sklearn.model_selection import train_test_split
 from boolrules import RuleClassifier, load_dataset
 
 
-def run(X_train, y_train, X_test, y_test, mc, iterations, seed, backend, args):
+def run(X_train, y_train, X_test, y_test, mc, iterations, seed, backend, args, budget=None):
+    """One fit of `iterations` per start, or with `budget` seconds (and no cap on iterations)."""
     clf = RuleClassifier(
-        max_complexity=mc, num_starts=args.num_starts, num_iterations=iterations, random_state=seed,
-        binarizer=None, nonlocal_backend=backend, nonlocal_time_limit=args.time_limit,
-        max_samples=args.max_samples, n_jobs=args.n_jobs,
+        max_complexity=mc, num_starts=args.num_starts, num_iterations=None if budget else iterations,
+        time_budget=budget, random_state=seed, binarizer=None, nonlocal_backend=backend,
+        nonlocal_time_limit=args.time_limit, max_samples=args.max_samples, n_jobs=args.n_jobs,
     )
     start = time.perf_counter()
     clf.fit(X_train, y_train)
@@ -42,6 +48,7 @@ def run(X_train, y_train, X_test, y_test, mc, iterations, seed, backend, args):
         "calls": 0 if stats is None else stats.calls,
         "proposed": 0 if stats is None else stats.proposed,
         "failed": 0 if stats is None else stats.failed,
+        "iterations": float(np.mean(clf.n_iter_)),
     }
 
 
@@ -88,6 +95,32 @@ def profile_oracle(num_calls=30, time_limit=1.0, seed=0):
     print(f"| {build * 1e3:.1f} ms | {form * 1e3:.1f} ms | {solve * 1e3:.0f} ms | {100 * (build + form) / total:.1f}% |\n")
 
 
+def per_second(args):
+    """RQ3 at equal wall time: each mode gets the same `time_budget`; means over the seeds."""
+    modes = [None, *args.backends]
+    print(f"{args.num_starts} starts per fit sharing each budget, non-local time limit {args.time_limit} s, "
+          f"max_samples {args.max_samples}, seeds {args.seeds}; means over the seeds.\n")
+    print("| dataset | max_complexity | budget s | moves | train BA | test BA | iterations per start | "
+          "oracle calls | proposed | failed | seconds |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name in args.datasets:
+        data = load_dataset(name)
+        for mc in args.complexities:
+            for budget in args.budgets:
+                for mode in modes:
+                    rows = []
+                    for seed in args.seeds:
+                        X_train, X_test, y_train, y_test = train_test_split(
+                            data.X, data.y, test_size=0.3, stratify=data.y, random_state=seed
+                        )
+                        rows.append(run(X_train, y_train, X_test, y_test, mc, None, seed, mode, args, budget))
+                    mean = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
+                    label = "local" if mode is None else f"+ non-local ({mode})"
+                    print(f"| {name} | {mc} | {budget:g} | {label} | {mean['train']:.4f} | {mean['test']:.4f} | "
+                          f"{mean['iterations']:,.0f} | {mean['calls']:.0f} | {mean['proposed']:.0f} | "
+                          f"{mean['failed']:.0f} | {mean['seconds']:.1f} |", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=["breast_cancer", "credit_risk", "customer_churn"])
@@ -99,10 +132,15 @@ def main(argv=None):
     parser.add_argument("--time-limit", type=float, default=1.0)
     parser.add_argument("--max-samples", type=int, default=100)
     parser.add_argument("--n-jobs", type=int, default=None)
+    parser.add_argument("--budgets", type=float, nargs="+", default=None,
+                        help="seconds per fit: compare at equal wall time instead of equal iterations")
     parser.add_argument("--profile-oracle", action="store_true", help="only profile oracle calls")
     args = parser.parse_args(argv)
     if args.profile_oracle:
         profile_oracle(time_limit=args.time_limit)
+        return
+    if args.budgets:
+        per_second(args)
         return
     modes = [None, *args.backends]
     print(f"{args.num_starts} starts per fit, non-local time limit {args.time_limit} s, max_samples "
