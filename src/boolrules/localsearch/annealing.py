@@ -18,6 +18,7 @@ from ..rules import BitMatrix, Rule
 from ..validation import check_binary_labels, check_number
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
+from .scan import LiteralScan
 
 __all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal"]
 
@@ -108,15 +109,19 @@ def anneal(
     oracle_factory=None,
     burn_in: int = 0,
     patience: int = 10,
+    scan_rate: float = 0.0,
+    scan_greedy: float = 0.0,
 ) -> StartResult:
     """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule.
 
     With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and whenever `patience`
     iterations pass without a new best, the next proposal is a non-local move (Algorithm 2);
-    when the oracle has nothing, a local move is proposed instead."""
+    when the oracle has nothing, a local move is proposed instead. Otherwise, with probability
+    `scan_rate`, the proposal is a literal scan (`scan.LiteralScan`, best with probability `scan_greedy`)."""
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
     oracle = None if oracle_factory is None else oracle_factory(rng)
+    scan = LiteralScan(scorer, space, rng, greedy=scan_greedy) if scan_rate else None
     current = random_rule(space, rng)
     score, objective = scorer.objective(current)
     best, best_score, best_objective = current, score, objective
@@ -130,6 +135,8 @@ def anneal(
             stale = 0
             proposed = oracle.propose(current, scorer.memo)
         nonlocal_move = proposed is not None
+        if proposed is None and scan is not None and rng.random() < scan_rate:
+            proposed = scan.propose(current, temperature)
         if proposed is None:
             proposed = moves.propose(current)
         proposed_score = scorer.score(proposed)

@@ -40,6 +40,7 @@ class SearchConfig:
     patience: int
     max_samples: int
     nonlocal_time_limit: float | None
+    scan_moves: float
 
 
 def _oracle_factory(X, y, bits, config: SearchConfig, backend):
@@ -70,7 +71,7 @@ def _anneal(scorer, config: SearchConfig, seed, factory) -> StartResult:
     return anneal(
         scorer, config.space, num_iterations=config.num_iterations, temperatures=config.temperatures,
         seed=int(seed), record=config.record, oracle_factory=factory, burn_in=config.burn_in,
-        patience=config.patience,
+        patience=config.patience, scan_rate=config.scan_moves,
     )
 
 
@@ -120,6 +121,9 @@ class RuleClassifier(RuleEstimator):
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit (None:
         the backend's own; Leap's hybrid solvers refuse less than their minimum, about 3 s).
+    scan_moves : fraction of the local proposals that are literal scans instead: every literal
+        scored in one vectorised pass as the replacement of a random node or a new child of it,
+        one drawn by its objective at the current temperature (`localsearch/scan.py`).
 
     Attributes
     ----------
@@ -149,6 +153,7 @@ class RuleClassifier(RuleEstimator):
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, Interval(Real, 0, None, closed="left")],
+        "scan_moves": [Interval(Real, 0, 1, closed="both")],
     }
 
     def __init__(
@@ -172,6 +177,7 @@ class RuleClassifier(RuleEstimator):
         patience=10,
         max_samples=100,
         nonlocal_time_limit=1.0,
+        scan_moves=0.0,
     ):
         self.max_complexity = max_complexity
         self.max_depth = max_depth
@@ -192,6 +198,7 @@ class RuleClassifier(RuleEstimator):
         self.patience = patience
         self.max_samples = max_samples
         self.nonlocal_time_limit = nonlocal_time_limit
+        self.scan_moves = scan_moves
 
     def _check_params(self):
         self._temperatures()
@@ -237,6 +244,7 @@ class RuleClassifier(RuleEstimator):
             patience=int(self.patience),
             max_samples=int(self.max_samples),
             nonlocal_time_limit=self.nonlocal_time_limit,
+            scan_moves=float(self.scan_moves),
         )
 
     def _run(self, X, y, config: SearchConfig, seeds) -> list[StartResult]:
