@@ -110,18 +110,17 @@ def anneal(
     burn_in: int = 0,
     patience: int = 10,
     scan_rate: float = 0.0,
-    scan_greedy: float = 0.0,
 ) -> StartResult:
     """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule.
 
     With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and whenever `patience`
     iterations pass without a new best, the next proposal is a non-local move (Algorithm 2);
     when the oracle has nothing, a local move is proposed instead. Otherwise, with probability
-    `scan_rate`, the proposal is a literal scan (`scan.LiteralScan`, best with probability `scan_greedy`)."""
+    `scan_rate`, the proposal is a literal scan (`scan.LiteralScan`)."""
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
     oracle = None if oracle_factory is None else oracle_factory(rng)
-    scan = LiteralScan(scorer, space, rng, greedy=scan_greedy) if scan_rate else None
+    scan = LiteralScan(scorer, space, rng) if scan_rate else None
     current = random_rule(space, rng)
     score, objective = scorer.objective(current)
     best, best_score, best_objective = current, score, objective

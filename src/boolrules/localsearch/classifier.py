@@ -8,6 +8,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from sklearn.utils._param_validation import StrOptions
 
 from ..backends.config import opened_backend
 from ..estimator import RuleEstimator
@@ -16,7 +17,7 @@ from ..rules import OPERATORS, BitMatrix, Operator, resolve_operators
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
-from .oracle import NonLocalOracle, OracleStats
+from .oracle import POLICIES, NonLocalOracle, OracleStats
 
 __all__ = ["RuleClassifier", "SearchConfig"]
 
@@ -40,6 +41,7 @@ class SearchConfig:
     patience: int
     max_samples: int
     nonlocal_time_limit: float | None
+    nonlocal_policy: str
     scan_moves: float
 
 
@@ -51,6 +53,7 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
             max_samples=config.max_samples, time_limit=config.nonlocal_time_limit, rng=rng,
+            policy=config.nonlocal_policy,
         )
 
     return factory
@@ -121,6 +124,9 @@ class RuleClassifier(RuleEstimator):
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit (None:
         the backend's own; Leap's hybrid solvers refuse less than their minimum, about 3 s).
+    nonlocal_policy : how a non-local move picks its node and operators: "gain" draws a node by the
+        error weight its replacement could remove and solves every operator there, keeping the best;
+        "random" a uniform node and one random operator (the paper's Algorithm 2).
     scan_moves : fraction of the local proposals that are literal scans instead: every literal
         scored in one vectorised pass as the replacement of a random node or a new child of it,
         one drawn by its objective at the current temperature (`localsearch/scan.py`).
@@ -153,6 +159,7 @@ class RuleClassifier(RuleEstimator):
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, Interval(Real, 0, None, closed="left")],
+        "nonlocal_policy": [StrOptions(set(POLICIES))],
         "scan_moves": [Interval(Real, 0, 1, closed="both")],
     }
 
@@ -177,6 +184,7 @@ class RuleClassifier(RuleEstimator):
         patience=10,
         max_samples=100,
         nonlocal_time_limit=1.0,
+        nonlocal_policy="random",
         scan_moves=0.0,
     ):
         self.max_complexity = max_complexity
@@ -198,6 +206,7 @@ class RuleClassifier(RuleEstimator):
         self.patience = patience
         self.max_samples = max_samples
         self.nonlocal_time_limit = nonlocal_time_limit
+        self.nonlocal_policy = nonlocal_policy
         self.scan_moves = scan_moves
 
     def _check_params(self):
@@ -244,6 +253,7 @@ class RuleClassifier(RuleEstimator):
             patience=int(self.patience),
             max_samples=int(self.max_samples),
             nonlocal_time_limit=self.nonlocal_time_limit,
+            nonlocal_policy=self.nonlocal_policy,
             scan_moves=float(self.scan_moves),
         )
 

@@ -28,14 +28,13 @@ def _node_at(rule: Rule, path: tuple) -> Rule:
 
 
 class LiteralScan:
-    """Proposes the best-scoring (greedy) or a Boltzmann-drawn literal replacement or insertion at a
-    random node, scored for every literal by `scan` on the scorer's packed data."""
+    """Proposes a literal replacement or insertion at a random node, drawn by its objective at the
+    current temperature among all of them, scored by `scan` on the scorer's packed data."""
 
-    def __init__(self, scorer, space: SearchSpace, rng: random.Random, *, greedy: float = 0.0):
+    def __init__(self, scorer, space: SearchSpace, rng: random.Random):
         self.scorer = scorer
         self.space = space
         self.rng = rng
-        self.greedy = greedy
         bits = scorer.bits
         self._literal_words = bits.literal_words
         self._not_y = ~scorer.y_words & bits.ones
@@ -76,22 +75,18 @@ class LiteralScan:
         return objectives, valid
 
     def propose(self, rule: Rule, temperature: float) -> Rule | None:
-        """A literal replacement or insertion at a random node: the best one with probability
-        `greedy`, else one drawn with weight exp(objective / temperature); None when there is none."""
+        """A literal replacement or insertion at a random node, drawn with weight
+        exp(objective / temperature); None when there is none. (Taking the best one instead, with
+        some probability, did no better: benchmarks/README.md, "Move policies".)"""
         nodes = rule.walk()
         path, _ = nodes[self.rng.randrange(len(nodes))]
         objectives, valid = self.scan(rule, path)
         if not valid.any():
             return None
         objectives = np.where(valid, objectives, -np.inf).ravel()
-        if self.rng.random() < self.greedy:
-            best = np.flatnonzero(objectives == objectives.max())
-            choice = int(best[self.rng.randrange(len(best))])
-        else:
-            weights = np.exp((objectives - objectives.max()) / temperature)
-            cumulative = np.cumsum(weights)
-            choice = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
-            choice = min(choice, len(objectives) - 1)
+        cumulative = np.cumsum(np.exp((objectives - objectives.max()) / temperature))
+        choice = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
+        choice = min(choice, len(objectives) - 1)
         kind, j = divmod(choice, len(self._features))
         return self.candidate(rule, path, kind, j)
 
