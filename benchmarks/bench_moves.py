@@ -8,8 +8,14 @@ disturbs all alike) for about the same wall time: a short calibration fit of eac
 its iterations per second, and the timed fit gets the iterations that fill `--seconds`; the
 seconds it actually took are reported. Means over the seeds.
 
+`--profile-policy` instead measures what one oracle call gains per second, by how its node and
+operator are chosen and by max_samples: every (node, operator) of rules where short local searches
+stopped is solved, and the expected gain in objective (0 for a worse move, which would mostly be
+rejected) per second of call is reported for each choice rule.
+
 Run (the numbers in benchmarks/README.md):
     .venv/bin/python benchmarks/bench_moves.py --seconds 10 --seeds 0 1 2
+    .venv/bin/python benchmarks/bench_moves.py --profile-policy --max-samples 50 100 200
 """
 
 from __future__ import annotations
@@ -84,6 +90,69 @@ def run(params, seed, args, X_train, y_train, X_test, y_test):
     }
 
 
+def profile_policy(problem, max_samples, num_states=6, seed=0):
+    """Gain per second of oracle calls under each node rule (uniform, by gain, root only, below the root)
+    and operator rule (uniform, each alone, the best of all five), at each max_samples."""
+    import random
+
+    from boolrules.backends import get_backend
+    from boolrules.localsearch.annealing import RuleScorer, anneal
+    from boolrules.localsearch.moves import SearchSpace
+    from boolrules.localsearch.oracle import NonLocalOracle
+    from boolrules.metrics import balanced_sample_weight
+    from boolrules.rules import OPERATORS, BitMatrix
+
+    X, y, _, _ = breast_cancer(seed) if problem == "breast_cancer" else planted_problem(PLANTED[problem], seed)
+    bits, operators = BitMatrix(X), tuple(OPERATORS.values())
+    scorer, space = RuleScorer(bits, y), SearchSpace(X.shape[1], operators, 10)
+    states = [anneal(scorer, space, num_iterations=3000, temperatures=(0.2, 1e-4), seed=s).rule
+              for s in range(num_states)]
+    backend = get_backend("highs")
+    for samples in max_samples:
+        calls = []  # (state, node, is root, gain potential, operator, seconds, gain)
+        for state, rule in enumerate(states):
+            oracle = NonLocalOracle(bits, X, y, balanced_sample_weight(y), space, backend, operators=operators,
+                                    max_samples=samples, time_limit=1.0, rng=random.Random(state))
+            base = scorer.objective(rule)[1]
+            for node, ((path, _), potential) in enumerate(zip(rule.walk(), oracle.gains(rule))):
+                for op in operators:
+                    start = time.perf_counter()
+                    new = oracle.replace(rule, path, op)
+                    seconds = time.perf_counter() - start
+                    gain = 0.0 if new is None else max(0.0, scorer.objective(new)[1] - base)
+                    calls.append((state, node, not path, potential, op.__name__, seconds, gain))
+
+        def rate(node_weight, op_filter=lambda op: True):
+            gain = seconds = 0.0
+            for state in range(num_states):
+                rows = [c for c in calls if c[0] == state and op_filter(c[4])]
+                w = np.array([node_weight(c) for c in rows], float)
+                if w.sum():
+                    w /= w.sum()
+                    gain += w @ [c[6] for c in rows]
+                    seconds += w @ [c[5] for c in rows]
+            return gain / seconds, gain / num_states, seconds / num_states
+
+        def best_of_five():
+            nodes = defaultdict(list)
+            for c in calls:
+                nodes[c[0], c[1]].append(c)
+            gain = np.mean([max(c[6] for c in v) for v in nodes.values()])
+            seconds = np.mean([sum(c[5] for c in v) for v in nodes.values()])
+            return gain / seconds, gain, seconds
+
+        rules = {
+            "uniform node, random operator": rate(lambda c: 1),
+            "node by gain, random operator": rate(lambda c: c[3]),
+            "root only, random operator": rate(lambda c: c[2]),
+            "below the root, random operator": rate(lambda c: not c[2]),
+            **{f"uniform node, {op} only": rate(lambda c: 1, lambda name, op=op: name == op) for op in OPERATORS},
+            "uniform node, best of all five operators": best_of_five(),
+        }
+        for name, (per_second, per_call, seconds) in rules.items():
+            print(f"| {problem} | {samples} | {name} | {per_second:.4f} | {per_call:.4f} | {seconds:.2f} |", flush=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--problems", nargs="+", default=[*PLANTED, "breast_cancer"])
@@ -92,8 +161,16 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=10.0, help="wall time of each fit")
     parser.add_argument("--num-starts", type=int, default=2)
     parser.add_argument("--max-complexity", type=int, default=10)
-    parser.add_argument("--max-samples", type=int, default=100)
+    parser.add_argument("--max-samples", type=int, nargs="+", default=[100])
+    parser.add_argument("--profile-policy", action="store_true", help="only measure oracle calls' gain per second")
     args = parser.parse_args(argv)
+    if args.profile_policy:
+        print("| problem | max_samples | choice | gain per second | gain per call | seconds per call |")
+        print("|---|---:|---|---:|---:|---:|")
+        for problem in args.problems:
+            profile_policy(problem, args.max_samples)
+        return
+    args.max_samples = args.max_samples[0]
     print(f"{args.num_starts} starts per fit, about {args.seconds} s each, max_complexity {args.max_complexity}, "
           f"max_samples {args.max_samples}, HiGHS as the oracle; seeds {args.seeds}; means over the seeds.\n")
     results = defaultdict(list)

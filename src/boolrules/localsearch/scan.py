@@ -14,17 +14,11 @@ import random
 import numpy as np
 
 from ..rules import Literal, One, Operator, Rule, Zero
-from .moves import SearchSpace, replace_at
+from .moves import SearchSpace, _node_at, replace_at
 
 __all__ = ["LiteralScan", "REPLACE", "INSERT"]
 
 REPLACE, INSERT = 0, 1
-
-
-def _node_at(rule: Rule, path: tuple) -> Rule:
-    for i in path:
-        rule = rule.subrules[i]
-    return rule
 
 
 class LiteralScan:
