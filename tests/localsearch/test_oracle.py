@@ -265,3 +265,18 @@ def test_unknown_policy_is_refused(planted):
     X, y = planted
     with pytest.raises(ValueError, match="policy"):
         gain_oracle(X, y, Recording(), policy="best")
+
+
+def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
+    X, y = planted
+
+    def fit(n_jobs):
+        clf = RuleClassifier(
+            num_starts=2, num_iterations=120, patience=3, random_state=5, max_complexity=6, n_jobs=n_jobs,
+            nonlocal_backend="highs", nonlocal_policy="gain", record_trajectory=True,
+        ).fit(X, y)
+        return str(clf.best_rule_), [s.trajectory.objective.tolist() for s in clf.starts_], clf.nonlocal_stats_
+
+    runs = [fit(n_jobs) for n_jobs in (None, 2)]
+    assert runs[0][2].proposed > 0
+    assert runs[0] == runs[1]

@@ -124,9 +124,10 @@ class RuleClassifier(RuleEstimator):
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit (None:
         the backend's own; Leap's hybrid solvers refuse less than their minimum, about 3 s).
-    nonlocal_policy : how a non-local move picks its node and operators: "gain" draws a node by the
-        error weight its replacement could remove and solves every operator there, keeping the best;
-        "random" a uniform node and one random operator (the paper's Algorithm 2).
+    nonlocal_policy : how a non-local move picks its node and operator: "random" a uniform node and
+        operator (the paper's Algorithm 2); "gain" a node drawn by the error weight its replacement
+        could remove (no call when the rule is right everywhere) and the operator by Thompson
+        sampling on past wins (with HiGHS no better per second: benchmarks/README.md).
     scan_moves : fraction of the local proposals that are literal scans instead: every literal
         scored in one vectorised pass as the replacement of a random node or a new child of it,
         one drawn by its objective at the current temperature (`localsearch/scan.py`).
