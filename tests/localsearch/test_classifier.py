@@ -43,6 +43,16 @@ def test_same_seed_same_rule_across_n_jobs(planted):
     assert len(rules) == 1
 
 
+def test_scan_moves_are_seeded_and_reach_the_planted_rule(planted):
+    X, y = planted
+    fits = [
+        RuleClassifier(random_state=3, scan_moves=0.2, max_complexity=5, num_starts=4, num_iterations=1500).fit(X, y)
+        for _ in range(2)
+    ]
+    assert str(fits[0].best_rule_) == str(fits[1].best_rule_)
+    assert fits[0].best_score_ == 1.0
+
+
 def test_dataframe_names_appear_in_the_rule():
     data = load_breast_cancer(as_frame=True)
     clf = RuleClassifier(max_complexity=4, random_state=0, **FAST).fit(data.data, data.target)

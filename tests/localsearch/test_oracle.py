@@ -8,6 +8,7 @@ from sklearn.metrics import balanced_accuracy_score
 
 from boolrules import RuleClassifier
 from boolrules.backends import get_backend
+from boolrules.backends.base import Result
 from boolrules.localsearch.moves import SearchSpace
 from boolrules.localsearch.oracle import NonLocalOracle, native_form
 from boolrules.metrics import balanced_sample_weight
@@ -184,3 +185,98 @@ def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
     assert runs[0][2].failures == {}  # every seed drawn is one the sampler takes
     assert runs[0] == runs[1]
     assert fit(None, random_state=4)[1] != runs[0][1]
+
+
+def reference_gains(rule, X, y, weights):
+    """Per node: the weight of the misclassified rows whose prediction flips with the node's value."""
+    from boolrules.localsearch.moves import replace_at
+    from boolrules.rules import One, Zero
+
+    wrong = rule.evaluate(X) != y.astype(bool)
+    return [
+        weights[wrong & (replace_at(rule, path, Zero()).evaluate(X) != replace_at(rule, path, One()).evaluate(X))].sum()
+        for path, _ in rule.walk()
+    ]
+
+
+class OnlyOr(Recording):
+    """Solves Or problems with HiGHS and answers every other one with an invalid literal."""
+
+    name = "only-or"
+
+    def solve(self, problem, **options):
+        if problem.operator == "Or":
+            return super().solve(problem, **options)
+        self.calls.append((problem, options))
+        return Result(Literal(999), 0.0, "optimal", 0.0, self.name)
+
+
+def gain_oracle(X, y, backend, seed=0, policy="gain"):
+    space = SearchSpace(X.shape[1], ALL, 8)
+    return NonLocalOracle(
+        BitMatrix(X), X, y, balanced_sample_weight(y), space, backend, operators=ALL, max_samples=1000,
+        time_limit=None, rng=random.Random(seed), policy=policy,
+    )
+
+
+def test_gains_are_the_error_weight_each_node_could_remove(planted):
+    X, y = planted
+    oracle = gain_oracle(X, y, Recording())
+    w = balanced_sample_weight(y)
+    for rule in (START, ~START, AtLeast(2, Or(Literal(5), Literal(2)), Literal(0), ~Literal(1)), TRUTH):
+        assert oracle.gains(rule) == pytest.approx(reference_gains(rule, X, y, w))
+    assert not oracle.gains(TRUTH).any()
+    gains = oracle.gains(Or(TRUTH, And(Literal(2), Literal(3))))  # the second child adds only false positives
+    assert gains[1:8].sum() == 0 and gains[8:].min() > 0  # so only it (and the root) can gain
+
+
+def test_gain_policy_draws_nodes_by_their_gain_and_skips_a_perfect_rule(planted):
+    X, y = planted
+    for rule in (START, Or(TRUTH, And(Literal(2), Literal(3)))):
+        oracle = gain_oracle(X, y, Recording())
+        drawn = []
+        oracle.replace = lambda rule, path, operator, memo=None: drawn.append(path)
+        for _ in range(3000):
+            oracle.propose(rule)
+        gains = oracle.gains(rule)
+        counts = np.array([drawn.count(path) for path, _ in rule.walk()])
+        assert np.all(counts[gains == 0] == 0)
+        assert counts / len(drawn) == pytest.approx(gains / gains.sum(), abs=0.02)
+    backend = Recording()
+    perfect = gain_oracle(X, y, backend)
+    assert perfect.propose(TRUTH) is None and backend.calls == [] and perfect.stats.nothing == 1
+
+
+@pytest.mark.parametrize("policy", ["gain", "random"])
+def test_gain_policy_learns_which_operator_helps(planted, policy):
+    """Only Or answers can lower the error here: the gain policy soon asks mostly for Or, the random
+    one keeps asking for each operator alike."""
+    X, y = planted
+    backend = OnlyOr()
+    oracle = gain_oracle(X, y, backend, policy=policy)
+    for _ in range(80):
+        oracle.propose(START)
+    late = [problem.operator for problem, _ in backend.calls[40:]]
+    share = late.count("Or") / len(late)
+    assert share > 0.7 if policy == "gain" else share < 0.4
+
+
+def test_unknown_policy_is_refused(planted):
+    X, y = planted
+    with pytest.raises(ValueError, match="policy"):
+        gain_oracle(X, y, Recording(), policy="best")
+
+
+def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
+    X, y = planted
+
+    def fit(n_jobs):
+        clf = RuleClassifier(
+            num_starts=2, num_iterations=120, patience=3, random_state=5, max_complexity=6, n_jobs=n_jobs,
+            nonlocal_backend="highs", nonlocal_policy="gain", record_trajectory=True,
+        ).fit(X, y)
+        return str(clf.best_rule_), [s.trajectory.objective.tolist() for s in clf.starts_], clf.nonlocal_stats_
+
+    runs = [fit(n_jobs) for n_jobs in (None, 2)]
+    assert runs[0][2].proposed > 0
+    assert runs[0] == runs[1]

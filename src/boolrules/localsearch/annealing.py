@@ -21,6 +21,7 @@ from ..rules import BitMatrix, Rule
 from ..validation import check_binary_labels, check_number
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
+from .scan import LiteralScan
 
 __all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal", "schedule"]
 
@@ -145,6 +146,7 @@ def anneal(
     until: float | None = None,
     burn_in_progress: float = 0.0,
     report=None,
+    scan_rate: float = 0.0,
 ) -> StartResult:
     """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule
     (`schedule`: `num_iterations` steps, or with `until` until progress reaches 1).
@@ -152,11 +154,13 @@ def anneal(
     With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and `burn_in_progress`
     of the schedule, and whenever `patience` iterations pass without a new best, the next proposal
     is a non-local move (Algorithm 2); when the oracle has nothing, a local move is proposed instead.
+    Otherwise, with probability `scan_rate`, the proposal is a literal scan (`scan.LiteralScan`).
     `report(stats)`, if given, is called with the oracle's counts after each oracle call."""
     started = time.perf_counter()
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
     oracle = None if oracle_factory is None else oracle_factory(rng)
+    scan = LiteralScan(scorer, space, rng) if scan_rate else None
     current = random_rule(space, rng)
     score, objective = scorer.objective(current)
     best, best_score, best_objective = current, score, objective
@@ -172,6 +176,8 @@ def anneal(
             if report is not None:
                 report(oracle.stats)
         nonlocal_move = proposed is not None
+        if proposed is None and scan is not None and rng.random() < scan_rate:
+            proposed = scan.propose(current, temperature)
         if proposed is None:
             proposed = moves.propose(current)
         proposed_score = scorer.score(proposed)

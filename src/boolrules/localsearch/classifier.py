@@ -13,6 +13,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from sklearn.utils._param_validation import StrOptions
 
 from ..backends.config import opened_backend
 from ..estimator import RuleEstimator
@@ -21,7 +22,7 @@ from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_op
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
-from .oracle import NonLocalOracle, OracleStats
+from .oracle import POLICIES, NonLocalOracle, OracleStats
 
 __all__ = ["RuleClassifier", "SearchConfig"]
 
@@ -47,6 +48,8 @@ class SearchConfig:
     patience: int
     max_samples: int
     nonlocal_time_limit: float | None
+    nonlocal_policy: str
+    scan_moves: float
 
 
 def _oracle_factory(X, y, bits, config: SearchConfig, backend):
@@ -57,6 +60,7 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
             max_samples=config.max_samples, time_limit=config.nonlocal_time_limit, rng=rng, until=until,
+            policy=config.nonlocal_policy,
         )
 
     return factory
@@ -97,6 +101,7 @@ def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> Start
         scorer, config.space, num_iterations=config.num_iterations, temperatures=config.temperatures,
         seed=int(seed), record=config.record, oracle_factory=factory, burn_in=config.burn_in,
         patience=config.patience, until=until, burn_in_progress=config.burn_in_progress, report=report,
+        scan_rate=config.scan_moves,
     )
 
 
@@ -169,6 +174,13 @@ class RuleClassifier(RuleEstimator):
         ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
         between batches); None: the backend's own. Never more than the start's slice has left
         under a `time_budget`. Leap's hybrid solvers refuse less than their minimum, about 3 s.
+    nonlocal_policy : how a non-local move picks its node and operator: "random" a uniform node and
+        operator (the paper's Algorithm 2); "gain" a node drawn by the error weight its replacement
+        could remove (no call when the rule is right everywhere) and the operator by Thompson
+        sampling on past wins (with HiGHS no better per second: benchmarks/README.md).
+    scan_moves : fraction of the local proposals that are literal scans instead: every literal
+        scored in one vectorised pass as the replacement of a random node or a new child of it,
+        one drawn by its objective at the current temperature (`localsearch/scan.py`).
 
     Attributes
     ----------
@@ -200,6 +212,8 @@ class RuleClassifier(RuleEstimator):
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, Interval(Real, 0, None, closed="left")],
+        "nonlocal_policy": [StrOptions(set(POLICIES))],
+        "scan_moves": [Interval(Real, 0, 1, closed="both")],
     }
 
     def __init__(
@@ -224,6 +238,8 @@ class RuleClassifier(RuleEstimator):
         patience=10,
         max_samples=100,
         nonlocal_time_limit=1.0,
+        nonlocal_policy="random",
+        scan_moves=0.0,
     ):
         self.max_complexity = max_complexity
         self.max_depth = max_depth
@@ -245,6 +261,8 @@ class RuleClassifier(RuleEstimator):
         self.patience = patience
         self.max_samples = max_samples
         self.nonlocal_time_limit = nonlocal_time_limit
+        self.nonlocal_policy = nonlocal_policy
+        self.scan_moves = scan_moves
 
     def _check_params(self):
         self._temperatures()
@@ -300,6 +318,8 @@ class RuleClassifier(RuleEstimator):
             patience=int(self.patience),
             max_samples=int(self.max_samples),
             nonlocal_time_limit=self.nonlocal_time_limit,
+            nonlocal_policy=self.nonlocal_policy,
+            scan_moves=float(self.scan_moves),
         )
 
     def _burn_in(self, num_iterations: int | None) -> tuple[int, float]:

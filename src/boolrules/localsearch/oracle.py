@@ -23,7 +23,12 @@ from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, 
 from ..sampling import subsample_rows
 from .moves import SearchSpace, replace_at
 
-__all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form"]
+__all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "POLICIES"]
+
+# How `propose` picks its call: "random" a uniform node and operator (the paper's Algorithm 2); "gain"
+# a node drawn by the error weight its replacement could remove and an operator by Thompson sampling
+# on how often each one's moves have lowered the error so far (benchmarks/README.md, "Move policies").
+POLICIES = ("random", "gain")
 
 
 @dataclass
@@ -81,7 +86,9 @@ class NonLocalOracle:
 
     def __init__(self, bits, X: np.ndarray, y: np.ndarray, weights: np.ndarray, space: SearchSpace,
                  backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random,
-                 until: float | None = None):
+                 until: float | None = None, policy: str = "random"):
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         self.bits = bits
         self.X = X
         self.y = y.astype(bool)
@@ -98,6 +105,9 @@ class NonLocalOracle:
         self.time_limit = time_limit if "time_limit" in backend.capabilities else None
         self.until = until if "time_limit" in backend.capabilities else None
         self.rng = rng
+        self.policy = policy
+        self._wins = dict.fromkeys(operators, 0)  # per operator: proposals that lowered the error, and not
+        self._losses = dict.fromkeys(operators, 0)
         self._seeded = unseeded(backend)
         self.stats = OracleStats()
 
@@ -109,10 +119,39 @@ class NonLocalOracle:
         return rows, (r1[rows] == self.y[rows])
 
     def propose(self, rule: Rule, memo: dict | None = None) -> Rule | None:
-        """A random node of `rule` replaced by the best depth-one subtree under a random operator."""
+        """A node of `rule` replaced by the best depth-one subtree the backend finds, node and
+        operator chosen by the policy (`POLICIES`)."""
         nodes = rule.walk()
-        path, _ = nodes[self.rng.randrange(len(nodes))]
-        return self.replace(rule, path, self.rng.choice(self.operators), memo)
+        if self.policy == "random":
+            path, _ = nodes[self.rng.randrange(len(nodes))]
+            return self.replace(rule, path, self.rng.choice(self.operators), memo)
+        gains = self.gains(rule, memo)
+        if not gains.any():  # the rule is right on every row: no replacement can gain
+            self.stats.nothing += 1
+            return None
+        cumulative = np.cumsum(gains)
+        index = int(np.searchsorted(cumulative, self.rng.random() * cumulative[-1], side="right"))
+        path, _ = nodes[min(index, len(nodes) - 1)]
+        operator = max(self.operators, key=lambda op: self.rng.betavariate(self._wins[op] + 1, self._losses[op] + 1))
+        nothing = self.stats.nothing
+        new = self.replace(rule, path, operator, memo)
+        if new is not None and self._error(new, memo) < self._error(rule, memo):
+            self._wins[operator] += 1
+        elif self.stats.nothing == nothing:  # a solve (or failure) that did not help; no room is no verdict
+            self._losses[operator] += 1
+        return new
+
+    def gains(self, rule: Rule, memo: dict | None = None) -> np.ndarray:
+        """Per node of `rule.walk()`: the weight of the rows it misclassifies whose outcome depends
+        on that node, the most its replacement could remove from the weighted error."""
+        wrong = self.bits.unpack(self.bits.evaluate(rule, memo)) != self.y
+        return np.array([self.weights[rows[wrong[rows]]].sum() for rows in
+                         (self.subproblem(rule, path, memo)[0] for path, _ in rule.walk())])
+
+    def _error(self, rule: Rule, memo: dict | None) -> float:
+        """Weighted error of `rule` on every row."""
+        wrong = self.bits.unpack(self.bits.evaluate(rule, memo)) != self.y
+        return float(self.weights[wrong].sum())
 
     def replace(self, rule: Rule, path: tuple, operator, memo: dict | None = None) -> Rule | None:
         """`rule` with the node at `path` replaced by the backend's best depth-one `operator`
