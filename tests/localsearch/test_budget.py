@@ -132,10 +132,10 @@ def test_a_generous_budget_with_a_cap_anneals_like_the_cap_alone(planted):
 
 
 def test_burn_in_is_a_share_of_progress_under_a_budget(planted):
-    """Non-local moves wait for the first third of each start's progress (read off the temperature
+    """Non-local moves wait for the first 70% of each start's progress (read off the temperature
     at which they happen), or num_iterations_burn_in / num_iterations of it."""
     X, y = planted
-    for burn_in, share in [(None, 1 / 3), (1000, 0.5)]:
+    for burn_in, share in [(None, 0.7), (1000, 0.5)]:
         clf = RuleClassifier(num_starts=2, num_iterations=2000, time_budget=1.5, patience=2, random_state=0,
                              nonlocal_backend="highs", temperatures=(HIGH, LOW), record_trajectory=True,
                              num_iterations_burn_in=burn_in, max_samples=30).fit(X, y)
@@ -194,6 +194,35 @@ def test_the_oracle_passes_the_time_left_in_the_slice():
     assert time_limits(time.monotonic() - 1) == [0.0]
     (left,) = time_limits(time.monotonic() + 2.0, time_limit=None)
     assert 0 < left <= 2.0
+
+
+class Sleeping(Recording):
+    """A backend that uses all the time it is given (capped at 50 ms), then solves."""
+
+    def solve(self, problem, **options):
+        time.sleep(min(0.05, options.get("time_limit") or 0.05))
+        return super().solve(problem, **options)
+
+
+@pytest.mark.parametrize("share", [0.1, 0.5])
+def test_oracle_calls_keep_to_their_share_of_the_start(planted, share):
+    """Under a slice, the oracle's calls are made only when the unspent part of `oracle_share` of the
+    start's time so far covers a mean call, each with at most that part: their time limits add up
+    to within the share, and none is a sliver."""
+    X, y = planted
+    scorer, backend = RuleScorer(BitMatrix(X), y), Sleeping()
+    space = SearchSpace(X.shape[1], ALL, 8)
+
+    def factory(rng):
+        return make_oracle(X, y, backend, 10.0, None) if rng else None
+
+    start = anneal(scorer, space, num_iterations=None, temperatures=(HIGH, LOW), seed=0, oracle_factory=factory,
+                   patience=0, until=time.monotonic() + 1.0, oracle_share=share)
+    limits = [options["time_limit"] for _, options in backend.calls]
+    assert len(limits) >= 2 and start.oracle.calls >= len(limits)
+    assert sum(limits) <= share * start.seconds + 1e-6
+    assert max(limits) < 10.0  # every call was cut to its allowance
+    assert min(limits[1:]) > 1e-3  # later calls wait until a mean call's time is left: no slivers
 
 
 def test_a_backend_without_a_time_limit_gets_none(planted):

@@ -235,7 +235,7 @@ def test_gain_policy_draws_nodes_by_their_gain_and_skips_a_perfect_rule(planted)
     for rule in (START, Or(TRUTH, And(Literal(2), Literal(3)))):
         oracle = gain_oracle(X, y, Recording())
         drawn = []
-        oracle.replace = lambda rule, path, operator, memo=None: drawn.append(path)
+        oracle.replace = lambda rule, path, operator, memo=None, time_limit=None: drawn.append(path)
         for _ in range(3000):
             oracle.propose(rule)
         gains = oracle.gains(rule)

@@ -147,6 +147,7 @@ def anneal(
     burn_in_progress: float = 0.0,
     report=None,
     scan_rate: float = 0.0,
+    oracle_share: float | None = None,
 ) -> StartResult:
     """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule
     (`schedule`: `num_iterations` steps, or with `until` until progress reaches 1).
@@ -155,6 +156,9 @@ def anneal(
     of the schedule, and whenever `patience` iterations pass without a new best, the next proposal
     is a non-local move (Algorithm 2); when the oracle has nothing, a local move is proposed instead.
     Otherwise, with probability `scan_rate`, the proposal is a literal scan (`scan.LiteralScan`).
+    With `until` and `oracle_share`, the oracle's seconds stay within that share of the start's
+    time so far: it is called only when what is left of that share covers its mean call so far,
+    with what is left as its time limit, so the local search keeps the rest of the clock.
     `report(stats)`, if given, is called with the oracle's counts after each oracle call."""
     started = time.perf_counter()
     rng = random.Random(seed)
@@ -168,11 +172,17 @@ def anneal(
     lam = scorer.lam
     stale = 0
     iterations = 0
+    oracle_seconds = 0.0
     for it, temperature, progress in schedule(num_iterations, temperatures, until):
         proposed = None
-        if oracle is not None and it >= burn_in and progress >= burn_in_progress and stale >= patience:
+        allowance = None if until is None or oracle_share is None else (
+            oracle_share * (time.perf_counter() - started) - oracle_seconds)
+        if (oracle is not None and it >= burn_in and progress >= burn_in_progress and stale >= patience
+                and (allowance is None or allowance > oracle_seconds / max(oracle.stats.calls, 1))):
             stale = 0
-            proposed = oracle.propose(current, scorer.memo)
+            called = time.perf_counter()
+            proposed = oracle.propose(current, scorer.memo, allowance)
+            oracle_seconds += time.perf_counter() - called
             if report is not None:
                 report(oracle.stats)
         nonlocal_move = proposed is not None

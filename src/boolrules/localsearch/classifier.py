@@ -27,6 +27,9 @@ from .oracle import POLICIES, NonLocalOracle, OracleStats
 __all__ = ["RuleClassifier", "SearchConfig"]
 
 ALL_OPERATORS = tuple(OPERATORS)
+# Under a time budget, non-local moves wait for this share of each start's schedule by default: they
+# pay per second when they refine a cooled-down rule (benchmarks/README.md, "Non-local moves per second").
+BUDGET_BURN_IN = 0.7
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,7 @@ class SearchConfig:
     nonlocal_operators: tuple  # operator classes and depth-two `Shape`s
     burn_in: int
     burn_in_progress: float
+    oracle_share: float | None
     patience: int
     max_samples: int
     nonlocal_time_limit: float | None
@@ -101,7 +105,7 @@ def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> Start
         scorer, config.space, num_iterations=config.num_iterations, temperatures=config.temperatures,
         seed=int(seed), record=config.record, oracle_factory=factory, burn_in=config.burn_in,
         patience=config.patience, until=until, burn_in_progress=config.burn_in_progress, report=report,
-        scan_rate=config.scan_moves,
+        scan_rate=config.scan_moves, oracle_share=config.oracle_share,
     )
 
 
@@ -166,14 +170,17 @@ class RuleClassifier(RuleEstimator):
         operators among `operators`.
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
-        num_iterations` of its progress (None: the first third; with `num_iterations=None`, it
-        counts iterations).
+        num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle
+        refines the cooled-down rule; with `num_iterations=None`, it counts iterations).
     patience : iterations without a new best before a non-local move is proposed.
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit: the
         ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
         between batches); None: the backend's own. Never more than the start's slice has left
         under a `time_budget`. Leap's hybrid solvers refuse less than their minimum, about 3 s.
+    nonlocal_time_share : under a `time_budget`, the most of each start's time so far that oracle
+        calls may take (a call is made only while some is left, with what is left as its time limit),
+        so the local search keeps the rest; without a budget it is unused and the fit repeats exactly.
     nonlocal_policy : how a non-local move picks its node and operator: "random" a uniform node and
         operator (the paper's Algorithm 2); "gain" a node drawn by the error weight its replacement
         could remove (no call when the rule is right everywhere) and the operator by Thompson
@@ -212,6 +219,7 @@ class RuleClassifier(RuleEstimator):
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, Interval(Real, 0, None, closed="left")],
+        "nonlocal_time_share": [Interval(Real, 0, 1, closed="right")],
         "nonlocal_policy": [StrOptions(set(POLICIES))],
         "scan_moves": [Interval(Real, 0, 1, closed="both")],
     }
@@ -238,6 +246,7 @@ class RuleClassifier(RuleEstimator):
         patience=10,
         max_samples=100,
         nonlocal_time_limit=1.0,
+        nonlocal_time_share=0.25,
         nonlocal_policy="random",
         scan_moves=0.0,
     ):
@@ -261,6 +270,7 @@ class RuleClassifier(RuleEstimator):
         self.patience = patience
         self.max_samples = max_samples
         self.nonlocal_time_limit = nonlocal_time_limit
+        self.nonlocal_time_share = nonlocal_time_share
         self.nonlocal_policy = nonlocal_policy
         self.scan_moves = scan_moves
 
@@ -315,6 +325,7 @@ class RuleClassifier(RuleEstimator):
             nonlocal_operators=resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators"),
             burn_in=burn_in,
             burn_in_progress=burn_in_progress,
+            oracle_share=float(self.nonlocal_time_share),
             patience=int(self.patience),
             max_samples=int(self.max_samples),
             nonlocal_time_limit=self.nonlocal_time_limit,
@@ -329,7 +340,7 @@ class RuleClassifier(RuleEstimator):
         if self.time_budget is None:
             return (num_iterations // 3 if given is None else int(given)), 0.0
         if given is None:
-            return 0, 1 / 3
+            return 0, BUDGET_BURN_IN
         if num_iterations is None:
             return int(given), 0.0
         return 0, min(1.0, int(given) / num_iterations)

@@ -118,13 +118,13 @@ class NonLocalOracle:
         rows = np.flatnonzero(r0 != r1)
         return rows, (r1[rows] == self.y[rows])
 
-    def propose(self, rule: Rule, memo: dict | None = None) -> Rule | None:
+    def propose(self, rule: Rule, memo: dict | None = None, time_limit: float | None = None) -> Rule | None:
         """A node of `rule` replaced by the best depth-one subtree the backend finds, node and
-        operator chosen by the policy (`POLICIES`)."""
+        operator chosen by the policy (`POLICIES`); `time_limit` cuts this call's limit further."""
         nodes = rule.walk()
         if self.policy == "random":
             path, _ = nodes[self.rng.randrange(len(nodes))]
-            return self.replace(rule, path, self.rng.choice(self.operators), memo)
+            return self.replace(rule, path, self.rng.choice(self.operators), memo, time_limit)
         gains = self.gains(rule, memo)
         if not gains.any():  # the rule is right on every row: no replacement can gain
             self.stats.nothing += 1
@@ -134,7 +134,7 @@ class NonLocalOracle:
         path, _ = nodes[min(index, len(nodes) - 1)]
         operator = max(self.operators, key=lambda op: self.rng.betavariate(self._wins[op] + 1, self._losses[op] + 1))
         nothing = self.stats.nothing
-        new = self.replace(rule, path, operator, memo)
+        new = self.replace(rule, path, operator, memo, time_limit)
         if new is not None and self._error(new, memo) < self._error(rule, memo):
             self._wins[operator] += 1
         elif self.stats.nothing == nothing:  # a solve (or failure) that did not help; no room is no verdict
@@ -153,7 +153,8 @@ class NonLocalOracle:
         wrong = self.bits.unpack(self.bits.evaluate(rule, memo)) != self.y
         return float(self.weights[wrong].sum())
 
-    def replace(self, rule: Rule, path: tuple, operator, memo: dict | None = None) -> Rule | None:
+    def replace(self, rule: Rule, path: tuple, operator, memo: dict | None = None,
+                time_limit: float | None = None) -> Rule | None:
         """`rule` with the node at `path` replaced by the backend's best depth-one `operator`
         subtree (or a literal below the root), or best depth-two subtree when `operator` is a
         `Shape`, or None when there is no valid one."""
@@ -182,7 +183,7 @@ class NonLocalOracle:
         try:
             problem = build(self.X[rows], labels.astype(np.uint8), sample_weight=self.weights[rows])
             seed = {"seed": self.rng.randrange(2**31 - 1)} if self._seeded else {}  # random_state reaches samplers too
-            result = self.backend.solve(problem, **self._time_limit(), **seed)
+            result = self.backend.solve(problem, **self._time_limit(time_limit), **seed)
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
             return None
@@ -191,9 +192,12 @@ class NonLocalOracle:
             return None
         return self._splice(rule, path, result.rule)
 
-    def _time_limit(self) -> dict:
-        """The time limit of the next call: `time_limit`, cut to the time left until `until`."""
+    def _time_limit(self, extra: float | None = None) -> dict:
+        """The time limit of the next call: `time_limit`, cut to the time left until `until` and to
+        `extra` (for backends that take a time limit)."""
         limits = [] if self.time_limit is None else [self.time_limit]
+        if extra is not None and "time_limit" in self.backend.capabilities:
+            limits.append(max(0.0, extra))
         if self.until is not None:
             limits.append(max(0.0, self.until - time.monotonic()))
         return {"time_limit": min(limits)} if limits else {}
