@@ -68,6 +68,16 @@ def test_fit_json_with_nonlocal_moves(capsys):
     assert result["nonlocal"]["calls"] >= 1
 
 
+def test_fit_with_depth_two_moves(capsys):
+    """--nonlocal-shapes DNF adds depth-two moves; native, a depth-one solver, refuses them clearly."""
+    argv = ["fit", "--num-starts", "1", "--num-iterations", "60", "--max-complexity", "7", "--operators", "Or", "And",
+            "--nonlocal-shapes", "DNF", "--max-samples", "40"]
+    result = run_json(capsys, [*argv, "--nonlocal-backend", "highs"])
+    assert result["nonlocal"]["calls"] >= 1 and result["complexity"] <= 7
+    assert main([*argv, "--nonlocal-backend", "native"]) == 2
+    assert "cannot make the depth-two moves DNF" in capsys.readouterr().err
+
+
 def test_fit_with_a_time_budget(capsys):
     """--time-budget with --num-iterations none: only the budget ends the starts; the output says
     how many iterations each start ran."""

@@ -209,7 +209,7 @@ def _fit(args) -> int:
         random_state=args.seed,
         verbose=_show_progress(args),
         nonlocal_backend=backend,
-        nonlocal_operators=operators,
+        nonlocal_operators=operators + tuple(dict.fromkeys(args.nonlocal_shapes)),
         max_samples=args.max_samples,
     )
     start = time.perf_counter()
@@ -537,6 +537,9 @@ def build_parser() -> argparse.ArgumentParser:
     backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
     fit.add_argument("--max-samples", type=_positive_int, default=100, metavar="N",
                      help="most rows in a non-local subproblem (default: %(default)s)")
+    fit.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
+                     help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
+                          "takes depth-two problems, such as highs)")
     fit.set_defaults(func=_fit)
 
     solve = sub.add_parser("solve", parents=[p["data"], p["split"], p["problem"], p["common"]], epilog=EPILOG,
