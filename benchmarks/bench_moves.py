@@ -25,6 +25,7 @@ import time
 from collections import defaultdict
 
 import numpy as np
+from bench_planted import planted_problem
 from sklearn.model_selection import train_test_split
 
 from boolrules import RuleClassifier, load_dataset
@@ -44,14 +45,6 @@ PLANTED = {
     "planted DNF": Or(And(Literal(5), Literal(6), ~Literal(7)), And(Literal(8), ~Literal(9))),
 }
 CALIBRATION = {False: 1000, True: 40}  # iterations of the first calibration fit, local and non-local
-
-
-def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
-    """Noisy training rows and clean test rows of `m` random features labelled by `rule`."""
-    rng = np.random.default_rng(seed)
-    X_train, X_test = (rng.integers(0, 2, (n, m), dtype=np.uint8) for _ in range(2))
-    y_train = rule.evaluate(X_train) ^ (rng.random(n) < noise)
-    return X_train, y_train.astype(np.uint8), X_test, rule.evaluate(X_test).astype(np.uint8)
 
 
 def breast_cancer(seed):

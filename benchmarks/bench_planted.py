@@ -1,0 +1,87 @@
+"""Planted rules recovered within a time budget: local-only search against non-local moves.
+
+Each problem is 3000 training rows x 30 random features labelled by a planted rule with 2.5% of
+the labels flipped, and 3000 clean test rows; a rule is recovered when its test balanced accuracy
+is >= 0.99. Every fit runs on one core (`n_jobs=1`) with the same `time_budget`; the variants of
+one problem and seed run one after the other. Depth-one planted rules get depth-one non-local
+moves on `native`; depth-two ones get the DNF/CNF moves too, on HiGHS (native solves depth one only).
+
+Run (the numbers in benchmarks/README.md):
+    .venv/bin/python benchmarks/bench_planted.py --budget 30 --seeds 0 1 2
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import defaultdict
+
+import numpy as np
+
+from boolrules import RuleClassifier
+from boolrules.rules import And, AtLeast, AtMost, Choose, Literal, Or
+
+x = [Literal(j) for j in range(30)]
+PLANTED = {
+    "AtLeast3 of 5": AtLeast(3, x[0], ~x[1], x[2], ~x[3], x[4]),
+    "And(Choose1, AtMost1)": And(Choose(1, x[5], x[6]), AtMost(1, x[7], ~x[8], x[9]), x[10]),
+    "DNF": Or(And(x[5], x[6], ~x[7]), And(x[8], ~x[9])),
+    "CNF": And(Or(x[11], ~x[12]), Or(x[13], x[14], ~x[15])),
+}
+DEPTH_ONE = {"nonlocal_backend": "native"}
+DEPTH_TWO = {"nonlocal_backend": "highs", "nonlocal_operators": ["Or", "And", "AtLeast", "AtMost", "Choose", "DNF", "CNF"]}
+
+
+def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
+    """Noisy training rows and clean test rows of `m` random 0/1 features labelled by `rule`."""
+    rng = np.random.default_rng(seed)
+    X_train, X_test = (rng.integers(0, 2, (n, m), dtype=np.uint8) for _ in range(2))
+    y_train = rule.evaluate(X_train) ^ (rng.random(n) < noise)
+    return X_train, y_train.astype(np.uint8), X_test, rule.evaluate(X_test).astype(np.uint8)
+
+
+def variants(rule) -> dict:
+    """local-only, and the non-local moves that fit the planted rule's depth."""
+    return {"local": {}, "+ non-local": DEPTH_ONE if rule.depth == 1 else DEPTH_TWO}
+
+
+def fit(params, seed, args, X_train, y_train, X_test, y_test) -> dict:
+    clf = RuleClassifier(max_complexity=args.max_complexity, num_starts=args.num_starts, num_iterations=None,
+                         time_budget=args.budget, random_state=seed, binarizer=None, n_jobs=1, **params)
+    clf.fit(X_train, y_train)
+    stats = clf.nonlocal_stats_
+    return {"train": clf.best_score_, "test": clf.score(X_test, y_test), "iterations": float(np.mean(clf.n_iter_)),
+            "calls": 0 if stats is None else stats.calls, "seconds": clf.fit_seconds_, "rule": str(clf.best_rule_)}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problems", nargs="+", default=list(PLANTED), choices=list(PLANTED))
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--budget", type=float, default=30.0, help="seconds per fit")
+    parser.add_argument("--num-starts", type=int, default=4)
+    parser.add_argument("--max-complexity", type=int, default=10)
+    args = parser.parse_args(argv)
+    print(f"{args.num_starts} starts per fit sharing a {args.budget:g} s budget on one core, max_complexity "
+          f"{args.max_complexity}; seeds {args.seeds}.\n")
+    results = defaultdict(list)
+    for problem in args.problems:
+        rule = PLANTED[problem]
+        for seed in args.seeds:
+            data = planted_problem(rule, seed)
+            for name, params in variants(rule).items():
+                row = fit(params, seed, args, *data)
+                results[problem, name].append(row)
+                print(f"  {problem} seed {seed} {name}: train {row['train']:.4f} test {row['test']:.4f} "
+                      f"{row['iterations']:,.0f} it/start {row['calls']} calls {row['seconds']:.1f} s  {row['rule']}",
+                      flush=True)
+    print("\n| planted rule | moves | recovered | train BA | test BA | iterations per start | oracle calls | seconds |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for (problem, name), rows in results.items():
+        mean = {key: np.mean([r[key] for r in rows]) for key in ("train", "test", "iterations", "calls", "seconds")}
+        recovered = sum(r["test"] >= 0.99 for r in rows)
+        print(f"| {problem} | {name} | {recovered}/{len(rows)} | {mean['train']:.4f} | {mean['test']:.4f} | "
+              f"{mean['iterations']:,.0f} | {mean['calls']:.0f} | {mean['seconds']:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
