@@ -17,6 +17,7 @@ Run:
 from __future__ import annotations
 
 import argparse
+import pickle
 import time
 from collections import defaultdict
 
@@ -89,11 +90,21 @@ def main():
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--driver", default="native", help="backend of the recorded searches")
     parser.add_argument("--time-limit", type=float, default=1.0, help="per call, as the oracle's default")
+    parser.add_argument("--save", help="pickle the recorded subproblems to this file (to rerun on the same set)")
+    parser.add_argument("--load", help="solve the subproblems pickled by --save instead of recording")
     args = parser.parse_args()
 
+    if args.load:
+        with open(args.load, "rb") as file:
+            recorded = pickle.load(file)
+    else:
+        recorded = {name: [p for seed in args.seeds for p in record(name, args.iterations, seed, args.driver)]
+                    for name in args.datasets}
+    if args.save:
+        with open(args.save, "wb") as file:
+            pickle.dump(recorded, file)
     rows = defaultdict(list)
-    for name in args.datasets:
-        problems = [p for seed in args.seeds for p in record(name, args.iterations, seed, args.driver)]
+    for name, problems in recorded.items():
         print(f"{name}: {len(problems)} oracle subproblems recorded", flush=True)
         for problem in problems:
             row = {"problem": problem}

@@ -98,6 +98,41 @@ def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarr
     return lost[:, : top + 1].min(axis=1)
 
 
+def _pick_bounds(kind: str, counts: np.ndarray, reach: np.ndarray, after: np.ndarray, truth: np.ndarray,
+                 remaining: int, wp: np.ndarray, wn: np.ndarray, lam: float, size: int,
+                 min_literals: int) -> np.ndarray:
+    """Lower bounds (c,) for Or/AtLeast on the sets adding t = 1..`remaining` literals T, from
+    positions >= `after` (c,), to children of `size` literals with counts `counts` (c, n) (`reach`
+    (c, n): later literals true on each row). For each k the error is that of the child's counts
+    minus what T gains plus what it costs: a row wanting 1 at d = k - count > 0 needs d of T's
+    literals, so the gain is at most Σ_T g_j with g_j the weight/d of those rows j is true on (and
+    at most the rows that can reach k); each literal of T true on a row wanting 0 at k - 1 loses it,
+    so the cost is at least max_T c_j. With literals sorted by cost, the best T of size t whose
+    costliest literal is q is g_q - c_q + (best t - 1 gains before q): a running maximum per t."""
+    c, n = counts.shape
+    before = np.arange(truth.shape[1])[None, :] < after[:, None]
+    bounds = np.full(c, np.inf)
+    for k in ([1] if kind == "Or" else range(1, size + remaining + 1)):
+        short = np.maximum(k - counts, 0)  # picks each row still needs to reach k
+        base = (short > 0) @ wp + (short == 0) @ wn  # the error at k of the child itself
+        gain = (np.where(short > 0, wp / np.maximum(short, 1), 0.0)) @ truth  # (c, N)
+        cost = ((short == 1) * wn) @ truth
+        gain[before] = -np.inf
+        order = np.argsort(cost, axis=1, kind="stable")
+        gain, cost = np.take_along_axis(gain, order, axis=1), np.take_along_axis(cost, order, axis=1)
+        best_before = np.zeros_like(gain)  # best sum of t - 1 gains strictly before each position
+        for t in range(1, remaining + 1):
+            if size + t >= k:  # k is at most the final size
+                reachable = ((short > 0) & (short <= np.minimum(reach, t))) @ wp
+                improvement = (np.minimum(gain + best_before, reachable[:, None]) - cost).max(axis=1)
+                bounds = np.minimum(bounds, base - improvement + lam * max(size + t, min_literals))
+            running = np.maximum.accumulate(gain + best_before, axis=1)
+            best_before = np.concatenate([np.full((c, 1), -np.inf), running[:, :-1]], axis=1)
+    if kind == "AtLeast":  # k = 0: every row predicted 1
+        bounds = np.minimum(bounds, wn.sum() + lam * max(size + 1, min_literals))
+    return bounds
+
+
 def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width, deadline):
     """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
     every one grown by every literal at once, until `deadline` (perf_counter; None: none). It
@@ -181,6 +216,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     single, _ = _scores(kind, truth16.T, 1, wp, wn)
     order = np.argsort(single, kind="stable")
     ordered = truth16[:, order]
+    ordered_float = ordered.astype(float)
     suffix = np.zeros((num_literals + 1, n), dtype=np.int16)
     suffix[:-1] = np.cumsum(ordered[:, ::-1], axis=1)[:, ::-1].T
     suffix = suffix[1:]
@@ -250,6 +286,9 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
             continue
         high = child_counts + np.minimum(suffix[candidates], remaining)
         bounds = _bounds(kind, child_counts, high, max_literals, wp, wn) + lam * max(size + 1, min_literals)
+        if kind != "Choose":
+            bounds = np.maximum(bounds, _pick_bounds(kind, child_counts, suffix[candidates], candidates + 1,
+                                                     ordered_float, remaining, wp, wn, lam, size, min_literals))
         promising = np.flatnonzero(bounds < best - _EPS)
         for i in promising[np.argsort(-objective[promising], kind="stable")]:  # best child popped first
             stack.append((float(bounds[i]), np.append(chosen, candidates[i]), child_counts[i], int(candidates[i])))
