@@ -255,6 +255,11 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         bound, chosen, counts, last = stack.pop()
         if bound >= best - _EPS:
             continue
+        if kind != "Choose" and len(chosen) and max_literals - len(chosen) >= 2:  # worth a sharper bound
+            bound = _pick_bounds(kind, counts[None, :], suffix[last][None, :], np.array([last + 1]), ordered_float,
+                                 max_literals - len(chosen), wp, wn, lam, len(chosen), min_literals)[0]
+            if bound >= best - _EPS:
+                continue
         nodes += 1
         size = len(chosen) + 1
         candidates = np.arange(last + 1, num_literals)
@@ -286,9 +291,6 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
             continue
         high = child_counts + np.minimum(suffix[candidates], remaining)
         bounds = _bounds(kind, child_counts, high, max_literals, wp, wn) + lam * max(size + 1, min_literals)
-        if kind != "Choose":
-            bounds = np.maximum(bounds, _pick_bounds(kind, child_counts, suffix[candidates], candidates + 1,
-                                                     ordered_float, remaining, wp, wn, lam, size, min_literals))
         promising = np.flatnonzero(bounds < best - _EPS)
         for i in promising[np.argsort(-objective[promising], kind="stable")]:  # best child popped first
             stack.append((float(bounds[i]), np.append(chosen, candidates[i]), child_counts[i], int(candidates[i])))
