@@ -163,7 +163,7 @@ def test_choose_does_not_use_literal_dominance():
     assert found.objective == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize("kind", ["Or", "AtLeast"])
+@pytest.mark.parametrize("kind", ["Or", "AtLeast", "Choose"])
 @pytest.mark.parametrize("seed", range(40))
 def test_pick_bounds_never_exceed_the_best_extension(kind, seed):
     """The gain/cost bound of each child S + {l} is at most the objective of every set adding 1..r
@@ -190,12 +190,15 @@ def test_pick_bounds_never_exceed_the_best_extension(kind, seed):
             for added in itertools.combinations(range(l + 1, num_literals), t):
                 final = counts[i] + truth[:, list(added)].sum(axis=1)
                 ks = [1] if kind == "Or" else range(size + t + 1)
-                error = min((final < k) @ wp + (final >= k) @ wn for k in ks)
+                if kind == "Choose":
+                    error = min((final != k) @ wp + (final == k) @ wn for k in ks)
+                else:
+                    error = min((final < k) @ wp + (final >= k) @ wn for k in ks)
                 best = min(best, error + lam * max(size + t, min_literals))
         assert bounds[i] <= best + 1e-9
 
 
-@pytest.mark.parametrize("operator", ["Or", "And", "AtLeast", "AtMost"])
+@pytest.mark.parametrize("operator", OPERATORS)
 @pytest.mark.parametrize("seed", range(12))
 def test_the_search_alone_with_many_literals_equals_brute_force(operator, seed):
     """Up to 6 literals of 12 on noisy weighted rows, without a first incumbent (beam_width=0), so

@@ -101,35 +101,42 @@ def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarr
 def _pick_bounds(kind: str, counts: np.ndarray, reach: np.ndarray, after: np.ndarray, truth: np.ndarray,
                  remaining: int, wp: np.ndarray, wn: np.ndarray, lam: float, size: int,
                  min_literals: int) -> np.ndarray:
-    """Lower bounds (c,) for Or/AtLeast on the sets adding t = 1..`remaining` literals T, from
-    positions >= `after` (c,), to children of `size` literals with counts `counts` (c, n) (`reach`
-    (c, n): later literals true on each row). For each k the error is that of the child's counts
-    minus what T gains plus what it costs: a row wanting 1 at d = k - count > 0 needs d of T's
-    literals, so the gain is at most Σ_T g_j with g_j the weight/d of those rows j is true on (and
-    at most the rows that can reach k); each literal of T true on a row wanting 0 at k - 1 loses it,
-    so the cost is at least max_T c_j. With literals sorted by cost, the best T of size t whose
-    costliest literal is q is g_q - c_q + (best t - 1 gains before q): a running maximum per t."""
+    """Lower bounds (c,) on the sets adding t = 1..`remaining` literals T, from positions >=
+    `after` (c,), to sets of `size` literals with counts `counts` (c, n) (`reach` (c, n): later
+    literals true on each row). For each k the error is that of the counts minus what T gains plus
+    what it costs. A row wanting 1 at d = k - count > 0 needs d of T's literals, so its gain is at
+    most Σ_T of weight/d on the rows each literal is true on (Choose: plus the rows wanting 0 at
+    count k), and at most the rows that can reach k; every literal of T true on a row about to
+    cross k for good (AtLeast: wanting 0 at k - 1; Choose: wanting 1 at k) loses it, so the cost is
+    at least max_T c_j. With literals sorted by cost, the best T of size t whose costliest literal
+    is q is g_q - c_q + (best t - 1 gains before q): a running maximum per t."""
     c, n = counts.shape
     before = np.arange(truth.shape[1])[None, :] < after[:, None]
     bounds = np.full(c, np.inf)
-    for k in ([1] if kind == "Or" else range(1, size + remaining + 1)):
-        short = np.maximum(k - counts, 0)  # picks each row still needs to reach k
-        base = (short > 0) @ wp + (short == 0) @ wn  # the error at k of the child itself
-        gain = (np.where(short > 0, wp / np.maximum(short, 1), 0.0)) @ truth  # (c, N)
-        cost = ((short == 1) * wn) @ truth
+    for k in ([1] if kind == "Or" else range(size + remaining + 1)):
+        short = k - counts.astype(np.int64)  # picks each row still needs to reach k
+        wanted = np.where(short > 0, wp / np.maximum(short, 1), 0.0)
+        reachable = (short > 0)[None] & (short[None] <= np.minimum(reach, np.arange(1, remaining + 1)[:, None, None]))
+        reachable = reachable @ wp  # (remaining, c): by t
+        if kind == "Choose":
+            base = (short != 0) @ wp + (short == 0) @ wn
+            wanted = wanted + (short == 0) * wn
+            reachable = reachable + ((short == 0) & (reach > 0)) @ wn
+            losing = (short == 0) * wp
+        else:
+            base = (short > 0) @ wp + (short <= 0) @ wn
+            losing = (short == 1) * wn
+        gain, cost = wanted @ truth, losing @ truth  # (c, N)
         gain[before] = -np.inf
         order = np.argsort(cost, axis=1, kind="stable")
         gain, cost = np.take_along_axis(gain, order, axis=1), np.take_along_axis(cost, order, axis=1)
         best_before = np.zeros_like(gain)  # best sum of t - 1 gains strictly before each position
         for t in range(1, remaining + 1):
             if size + t >= k:  # k is at most the final size
-                reachable = ((short > 0) & (short <= np.minimum(reach, t))) @ wp
-                improvement = (np.minimum(gain + best_before, reachable[:, None]) - cost).max(axis=1)
+                improvement = (np.minimum(gain + best_before, reachable[t - 1][:, None]) - cost).max(axis=1)
                 bounds = np.minimum(bounds, base - improvement + lam * max(size + t, min_literals))
             running = np.maximum.accumulate(gain + best_before, axis=1)
             best_before = np.concatenate([np.full((c, 1), -np.inf), running[:, :-1]], axis=1)
-    if kind == "AtLeast":  # k = 0: every row predicted 1
-        bounds = np.minimum(bounds, wn.sum() + lam * max(size + 1, min_literals))
     return bounds
 
 
@@ -255,7 +262,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         bound, chosen, counts, last = stack.pop()
         if bound >= best - _EPS:
             continue
-        if kind != "Choose" and len(chosen) and max_literals - len(chosen) >= 2:  # worth a sharper bound
+        if len(chosen) and max_literals - len(chosen) >= 2:  # worth a sharper bound
             bound = _pick_bounds(kind, counts[None, :], suffix[last][None, :], np.array([last + 1]), ordered_float,
                                  max_literals - len(chosen), wp, wn, lam, len(chosen), min_literals)[0]
             if bound >= best - _EPS:
