@@ -197,12 +197,13 @@ def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
 
 def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, operator: str, *,
                      min_literals: int, max_literals: int, lam: float, exclusive: bool,
-                     incumbent: np.ndarray | None = None, beam_width: int = 8,
+                     incumbent: np.ndarray | None = None, beam_width: int | None = None,
                      time_limit: float | None = None) -> SearchResult:
     """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
     0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
     both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
-    starting solution, and so is the best set of a beam search of `beam_width` (0: none);
+    starting solution, and so is the best set of a beam search of `beam_width` (0: none; None: as
+    wide as 2e6 row-literal scores per level allow, within 8..128);
     `time_limit` (seconds) stops the search with the best set so far."""
     start = time.perf_counter()
     m = X.shape[1]
@@ -250,6 +251,8 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     nodes = 0
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
+    if beam_width is None:  # wider beams find much better first sets on many literals, at a bounded cost
+        beam_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128))
     if best > floor + _EPS and beam_width > 0:
         found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
                       beam_width, None if time_limit is None else start + time_limit)
