@@ -7,7 +7,9 @@ merged into one row with two weights (wanting 1, wanting 0). A node is a literal
 increasing literal order; all its children S + {l} are scored at once (objective and best k from
 weighted histograms of the per-row true counts) and each child's subtree gets a lower bound from
 the interval of counts its rows can still reach, [t_S + x_l, t_S + x_l + min(r, u_l)] (u_l: the
-literals after l true on the row, r: the literals still allowed), minimised over k.
+literals after l true on the row, r: the literals still allowed), minimised over k; a node popped
+with two or more literals still allowed gets a sharper one first (`_pick_bounds`: per k, the
+later literals' summed gains minus their largest single cost).
 """
 
 from __future__ import annotations
@@ -202,8 +204,8 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
     0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
     both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
-    starting solution, and so is the best set of a beam search of `beam_width` (0: none; None: as
-    wide as 2e6 row-literal scores per level allow, within 8..128);
+    starting solution, and so is the best set of a beam search of `beam_width` (0: none; None: 8
+    up to 2 literals, else as wide as 2e6 row-literal scores per level allow, within 8..128);
     `time_limit` (seconds) stops the search with the best set so far."""
     start = time.perf_counter()
     m = X.shape[1]
@@ -252,7 +254,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
     if beam_width is None:  # wider beams find much better first sets on many literals, at a bounded cost
-        beam_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128))
+        beam_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128)) if max_literals > 2 else 8
     if best > floor + _EPS and beam_width > 0:
         found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
                       beam_width, None if time_limit is None else start + time_limit)
