@@ -10,8 +10,10 @@ ratio of the means, how many calls native ends at an objective no worse than HiG
 how many each side stopped at the time limit. Also the share of a HiGHS call spent building the
 Pyomo model and its standard form (which the native path skips: the model is built lazily).
 
-Run:
-    .venv/bin/python benchmarks/bench_oracle.py --iterations 1000 --seeds 0 1
+Run (`--save FILE` keeps the recorded subproblems, `--load FILE` solves those again instead of
+recording, so that two versions of a backend are compared on the same set):
+    .venv/bin/python benchmarks/bench_oracle.py --iterations 1000 --seeds 0 1 --save /tmp/oracle.pkl
+    .venv/bin/python benchmarks/bench_oracle.py --load /tmp/oracle.pkl
 """
 
 from __future__ import annotations
