@@ -10,13 +10,16 @@ ratio of the means, how many calls native ends at an objective no worse than HiG
 how many each side stopped at the time limit. Also the share of a HiGHS call spent building the
 Pyomo model and its standard form (which the native path skips: the model is built lazily).
 
-Run:
-    .venv/bin/python benchmarks/bench_oracle.py --iterations 1000 --seeds 0 1
+Run (`--save FILE` keeps the recorded subproblems, `--load FILE` solves those again instead of
+recording, so that two versions of a backend are compared on the same set):
+    .venv/bin/python benchmarks/bench_oracle.py --iterations 1000 --seeds 0 1 --save /tmp/oracle.pkl
+    .venv/bin/python benchmarks/bench_oracle.py --load /tmp/oracle.pkl
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 import time
 from collections import defaultdict
 
@@ -89,11 +92,21 @@ def main():
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--driver", default="native", help="backend of the recorded searches")
     parser.add_argument("--time-limit", type=float, default=1.0, help="per call, as the oracle's default")
+    parser.add_argument("--save", help="pickle the recorded subproblems to this file (to rerun on the same set)")
+    parser.add_argument("--load", help="solve the subproblems pickled by --save instead of recording")
     args = parser.parse_args()
 
+    if args.load:
+        with open(args.load, "rb") as file:
+            recorded = pickle.load(file)
+    else:
+        recorded = {name: [p for seed in args.seeds for p in record(name, args.iterations, seed, args.driver)]
+                    for name in args.datasets}
+    if args.save:
+        with open(args.save, "wb") as file:
+            pickle.dump(recorded, file)
     rows = defaultdict(list)
-    for name in args.datasets:
-        problems = [p for seed in args.seeds for p in record(name, args.iterations, seed, args.driver)]
+    for name, problems in recorded.items():
         print(f"{name}: {len(problems)} oracle subproblems recorded", flush=True)
         for problem in problems:
             row = {"problem": problem}

@@ -1,9 +1,11 @@
+import itertools
+
 import numpy as np
 import pytest
 
 from boolrules import DepthOneClassifier, RuleClassifier
 from boolrules.backends import get_backend
-from boolrules.backends.depth_one_search import search_depth_one
+from boolrules.backends.depth_one_search import _pick_bounds, search_depth_one
 from boolrules.cli import main
 from boolrules.formulations import depth_one
 from boolrules.rules import And, Literal, Or
@@ -159,3 +161,55 @@ def test_choose_does_not_use_literal_dominance():
                              beam_width=0)
     expected = best_objective(X, target, weights, "Choose", min_lit=1, max_lit=3, lam=0, negated=False)
     assert found.objective == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("kind", ["Or", "AtLeast", "Choose"])
+@pytest.mark.parametrize("seed", range(40))
+def test_pick_bounds_never_exceed_the_best_extension(kind, seed):
+    """The gain/cost bound of each child S + {l} is at most the objective of every set adding 1..r
+    later literals to it (enumerated), for every k; on random weighted rows, some wanting both."""
+    rng = np.random.default_rng([seed, kind == "Or"])
+    n, num_literals = int(rng.integers(3, 12)), int(rng.integers(3, 8))
+    truth = rng.random((n, num_literals)) < rng.uniform(0.2, 0.8)
+    wp = rng.uniform(0, 2, n) * (rng.random(n) < 0.6)
+    wn = rng.uniform(0, 2, n) * (rng.random(n) < 0.6)
+    lam, min_literals = float(rng.choice([0.0, 0.3])), int(rng.integers(0, 4))
+    chosen = np.sort(rng.choice(num_literals - 1, int(rng.integers(0, 3)), replace=False))
+    last = chosen[-1] if len(chosen) else -1
+    children = np.arange(last + 1, num_literals - 1)
+    if not len(children):
+        return
+    size, remaining = len(chosen) + 1, int(rng.integers(1, 4))
+    counts = truth[:, chosen].sum(axis=1)[None, :] + truth[:, children].T
+    reach = np.stack([truth[:, l + 1:].sum(axis=1) for l in children])
+    bounds = _pick_bounds(kind, counts.astype(np.int16), reach, children + 1, truth.astype(float), remaining, wp, wn,
+                          lam, size, min_literals)
+    for i, l in enumerate(children):
+        best = np.inf
+        for t in range(1, remaining + 1):
+            for added in itertools.combinations(range(l + 1, num_literals), t):
+                final = counts[i] + truth[:, list(added)].sum(axis=1)
+                ks = [1] if kind == "Or" else range(size + t + 1)
+                if kind == "Choose":
+                    error = min((final != k) @ wp + (final == k) @ wn for k in ks)
+                else:
+                    error = min((final < k) @ wp + (final >= k) @ wn for k in ks)
+                best = min(best, error + lam * max(size + t, min_literals))
+        assert bounds[i] <= best + 1e-9
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("seed", range(12))
+def test_the_search_alone_with_many_literals_equals_brute_force(operator, seed):
+    """Up to 6 literals of 12 on noisy weighted rows, without a first incumbent (beam_width=0), so
+    the gain/cost bounds prune from a poor start."""
+    rng = np.random.default_rng([seed, OPERATORS.index(operator), 11])
+    X = rng.integers(0, 2, (int(rng.integers(10, 30)), 6), dtype=np.uint8)
+    target = ((X[:, 0] + X[:, 1] + X[:, 2] >= 2) ^ (rng.random(len(X)) < 0.2)).astype(bool)
+    weights = rng.uniform(0.1, 3.0, len(X))
+    lam, min_lit = float(rng.choice([0.0, 0.05])), int(rng.integers(1, 4))
+    found = search_depth_one(X, target, weights, operator, min_literals=min_lit, max_literals=6, lam=lam,
+                             exclusive=bool(seed % 2), beam_width=0)
+    expected = best_objective(X, target, weights, operator, min_lit=min_lit, max_lit=6, lam=lam, negated=False,
+                              exclusive=bool(seed % 2))
+    assert found.optimal and found.objective == pytest.approx(expected, abs=1e-9)

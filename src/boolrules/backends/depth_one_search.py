@@ -7,7 +7,9 @@ merged into one row with two weights (wanting 1, wanting 0). A node is a literal
 increasing literal order; all its children S + {l} are scored at once (objective and best k from
 weighted histograms of the per-row true counts) and each child's subtree gets a lower bound from
 the interval of counts its rows can still reach, [t_S + x_l, t_S + x_l + min(r, u_l)] (u_l: the
-literals after l true on the row, r: the literals still allowed), minimised over k.
+literals after l true on the row, r: the literals still allowed), minimised over k; a node popped
+with two or more literals still allowed gets a sharper one first (`_pick_bounds`: per k, the
+later literals' summed gains minus their largest single cost).
 """
 
 from __future__ import annotations
@@ -98,6 +100,48 @@ def _bounds(kind: str, low: np.ndarray, high: np.ndarray, top: int, wp: np.ndarr
     return lost[:, : top + 1].min(axis=1)
 
 
+def _pick_bounds(kind: str, counts: np.ndarray, reach: np.ndarray, after: np.ndarray, truth: np.ndarray,
+                 remaining: int, wp: np.ndarray, wn: np.ndarray, lam: float, size: int,
+                 min_literals: int) -> np.ndarray:
+    """Lower bounds (c,) on the sets adding t = 1..`remaining` literals T, from positions >=
+    `after` (c,), to sets of `size` literals with counts `counts` (c, n) (`reach` (c, n): later
+    literals true on each row). For each k the error is that of the counts minus what T gains plus
+    what it costs. A row wanting 1 at d = k - count > 0 needs d of T's literals, so its gain is at
+    most Σ_T of weight/d on the rows each literal is true on (Choose: plus the rows wanting 0 at
+    count k), and at most the rows that can reach k; every literal of T true on a row about to
+    cross k for good (AtLeast: wanting 0 at k - 1; Choose: wanting 1 at k) loses it, so the cost is
+    at least max_T c_j. With literals sorted by cost, the best T of size t whose costliest literal
+    is q is g_q - c_q + (best t - 1 gains before q): a running maximum per t."""
+    c, n = counts.shape
+    before = np.arange(truth.shape[1])[None, :] < after[:, None]
+    bounds = np.full(c, np.inf)
+    for k in ([1] if kind == "Or" else range(size + remaining + 1)):
+        short = k - counts.astype(np.int64)  # picks each row still needs to reach k
+        wanted = np.where(short > 0, wp / np.maximum(short, 1), 0.0)
+        reachable = (short > 0)[None] & (short[None] <= np.minimum(reach, np.arange(1, remaining + 1)[:, None, None]))
+        reachable = reachable @ wp  # (remaining, c): by t
+        if kind == "Choose":
+            base = (short != 0) @ wp + (short == 0) @ wn
+            wanted = wanted + (short == 0) * wn
+            reachable = reachable + ((short == 0) & (reach > 0)) @ wn
+            losing = (short == 0) * wp
+        else:
+            base = (short > 0) @ wp + (short <= 0) @ wn
+            losing = (short == 1) * wn
+        gain, cost = wanted @ truth, losing @ truth  # (c, N)
+        gain[before] = -np.inf
+        order = np.argsort(cost, axis=1, kind="stable")
+        gain, cost = np.take_along_axis(gain, order, axis=1), np.take_along_axis(cost, order, axis=1)
+        best_before = np.zeros_like(gain)  # best sum of t - 1 gains strictly before each position
+        for t in range(1, remaining + 1):
+            if size + t >= k:  # k is at most the final size
+                improvement = (np.minimum(gain + best_before, reachable[t - 1][:, None]) - cost).max(axis=1)
+                bounds = np.minimum(bounds, base - improvement + lam * max(size + t, min_literals))
+            running = np.maximum.accumulate(gain + best_before, axis=1)
+            best_before = np.concatenate([np.full((c, 1), -np.inf), running[:, :-1]], axis=1)
+    return bounds
+
+
 def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width, deadline):
     """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
     every one grown by every literal at once, until `deadline` (perf_counter; None: none). It
@@ -155,12 +199,13 @@ def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
 
 def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, operator: str, *,
                      min_literals: int, max_literals: int, lam: float, exclusive: bool,
-                     incumbent: np.ndarray | None = None, beam_width: int = 8,
+                     incumbent: np.ndarray | None = None, beam_width: int | None = None,
                      time_limit: float | None = None) -> SearchResult:
     """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
     0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
     both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
-    starting solution, and so is the best set of a beam search of `beam_width` (0: none);
+    starting solution, and so is the best set of a beam search of `beam_width` (0: none; None: 8
+    up to 2 literals, else as wide as 2e6 row-literal scores per level allow, within 8..128);
     `time_limit` (seconds) stops the search with the best set so far."""
     start = time.perf_counter()
     m = X.shape[1]
@@ -181,6 +226,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     single, _ = _scores(kind, truth16.T, 1, wp, wn)
     order = np.argsort(single, kind="stable")
     ordered = truth16[:, order]
+    ordered_float = ordered.astype(float)
     suffix = np.zeros((num_literals + 1, n), dtype=np.int16)
     suffix[:-1] = np.cumsum(ordered[:, ::-1], axis=1)[:, ::-1].T
     suffix = suffix[1:]
@@ -207,6 +253,8 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     nodes = 0
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
+    if beam_width is None:  # wider beams find much better first sets on many literals, at a bounded cost
+        beam_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128)) if max_literals > 2 else 8
     if best > floor + _EPS and beam_width > 0:
         found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
                       beam_width, None if time_limit is None else start + time_limit)
@@ -219,6 +267,11 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         bound, chosen, counts, last = stack.pop()
         if bound >= best - _EPS:
             continue
+        if len(chosen) and max_literals - len(chosen) >= 2:  # worth a sharper bound
+            bound = _pick_bounds(kind, counts[None, :], suffix[last][None, :], np.array([last + 1]), ordered_float,
+                                 max_literals - len(chosen), wp, wn, lam, len(chosen), min_literals)[0]
+            if bound >= best - _EPS:
+                continue
         nodes += 1
         size = len(chosen) + 1
         candidates = np.arange(last + 1, num_literals)
