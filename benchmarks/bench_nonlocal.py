@@ -95,6 +95,17 @@ def profile_oracle(num_calls=30, time_limit=1.0, seed=0):
     print(f"| {build * 1e3:.1f} ms | {form * 1e3:.1f} ms | {solve * 1e3:.0f} ms | {100 * (build + form) / total:.1f}% |\n")
 
 
+def mean_over_seeds(data, mc, iterations, mode, args, budget=None) -> dict:
+    """`run` on the 70/30 stratified split of each seed, its numbers averaged over the seeds."""
+    rows = []
+    for seed in args.seeds:
+        X_train, X_test, y_train, y_test = train_test_split(
+            data.X, data.y, test_size=0.3, stratify=data.y, random_state=seed
+        )
+        rows.append(run(X_train, y_train, X_test, y_test, mc, iterations, seed, mode, args, budget))
+    return {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
+
+
 def per_second(args):
     """RQ3 at equal wall time: each mode gets the same `time_budget`; means over the seeds."""
     modes = [None, *args.backends]
@@ -108,13 +119,7 @@ def per_second(args):
         for mc in args.complexities:
             for budget in args.budgets:
                 for mode in modes:
-                    rows = []
-                    for seed in args.seeds:
-                        X_train, X_test, y_train, y_test = train_test_split(
-                            data.X, data.y, test_size=0.3, stratify=data.y, random_state=seed
-                        )
-                        rows.append(run(X_train, y_train, X_test, y_test, mc, None, seed, mode, args, budget))
-                    mean = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
+                    mean = mean_over_seeds(data, mc, None, mode, args, budget)
                     label = "local" if mode is None else f"+ non-local ({mode})"
                     print(f"| {name} | {mc} | {budget:g} | {label} | {mean['train']:.4f} | {mean['test']:.4f} | "
                           f"{mean['iterations']:,.0f} | {mean['calls']:.0f} | {mean['proposed']:.0f} | "
@@ -153,13 +158,7 @@ def main(argv=None):
         for mc in args.complexities:
             for iterations in args.iterations:
                 for mode in modes:
-                    rows = []
-                    for seed in args.seeds:
-                        X_train, X_test, y_train, y_test = train_test_split(
-                            data.X, data.y, test_size=0.3, stratify=data.y, random_state=seed
-                        )
-                        rows.append(run(X_train, y_train, X_test, y_test, mc, iterations, seed, mode, args))
-                    mean = {k: float(np.mean([r[k] for r in rows])) for k in rows[0]}
+                    mean = mean_over_seeds(data, mc, iterations, mode, args)
                     label = "local" if mode is None else f"+ non-local ({mode})"
                     table[(name, mc)][(label, iterations)] = mean["train"]
                     print(f"| {name} | {mc} | {iterations} | {label} | {mean['train']:.4f} | {mean['test']:.4f} | "

@@ -16,13 +16,14 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..rules import Literal, One, Rule, Shape, Zero
-from .standard_form import Group, Layout, StandardForm, ToStandardForm, compile_standard_form
+from .model_problem import ModelProblem
+from .standard_form import Group, Layout
 
 __all__ = ["DepthTwoProblem", "check_rule_problem"]
 
 
 @dataclass(eq=False)
-class DepthTwoProblem:
+class DepthTwoProblem(ModelProblem):
     """A depth-two rule problem (`formulations.md`, "Depth-two subtrees") as a Pyomo model plus its data.
 
     Variables `z`, `u`, `s` (when terms may hold more than one literal), `a`, `eta`; constraints are
@@ -69,35 +70,6 @@ class DepthTwoProblem:
         nodes = 2 + 2 * self.max_terms + 2 * self.num_features * self.max_terms
         return float(self.weights.sum()) + self.lam * nodes
 
-    def variable_counts(self) -> dict[str, int]:
-        """Number of variables per block."""
-        return {v.local_name: len(v) for v in self.model.component_objects(pyo.Var, descend_into=False)}
-
-    def constraint_counts(self) -> dict[str, int]:
-        """Number of constraints per named block."""
-        return {c.local_name: len(c) for c in self.model.component_objects(pyo.Constraint, descend_into=False)}
-
-    @property
-    def num_variables(self) -> int:
-        return sum(self.variable_counts().values())
-
-    @property
-    def num_constraints(self) -> int:
-        return sum(self.constraint_counts().values())
-
-    @cached_property
-    def standard_form(self) -> StandardForm:
-        """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
-        return compile_standard_form(self)
-
-    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
-        """Compile to a `QuboProblem` through the same chain as a depth-one problem."""
-        from .qubo_problem import compile_qubo
-
-        return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
-
-    # Data as the model sees it
-
     @cached_property
     def _breaks(self) -> np.ndarray:
         """(n, 2m) V: literal j stops a term firing on sample i (false for an And term, true for an Or term)."""
@@ -110,14 +82,6 @@ class DepthTwoProblem:
         return (self.y == 1) ^ (self.shape.name == "CNF") ^ self.negated
 
     # Solutions and rules
-
-    def vector_from_values(self, values: dict) -> np.ndarray:
-        """A vector over the standard form's columns from per-block arrays ({"z": ..., "eta": ...})."""
-        return ToStandardForm().encode(values, self.standard_form)
-
-    def values_from_vector(self, x: np.ndarray) -> dict:
-        """The z values of a vector over the standard form's columns."""
-        return ToStandardForm().invert(x, self.standard_form)
 
     def _choice(self, values) -> np.ndarray:
         """(K, 2m) bool literal choice from {"z": ...}, checked."""

@@ -11,13 +11,14 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
-from .standard_form import Group, Layout, StandardForm, ToStandardForm, compile_standard_form
+from .model_problem import ModelProblem
+from .standard_form import Group, Layout
 
 __all__ = ["DepthOneProblem", "check_problem"]
 
 
 @dataclass(eq=False)
-class DepthOneProblem:
+class DepthOneProblem(ModelProblem):
     """A depth-one rule problem (`formulations.md`): its data, and its Pyomo model built on first
     access to `model` (by `builder`, `depth_one.build_model`), so array-only solvers skip it.
 
@@ -65,22 +66,6 @@ class DepthOneProblem:
     def parameterized(self) -> bool:
         return OPERATORS[self.operator].parameterized
 
-    def variable_counts(self) -> dict[str, int]:
-        """Number of variables per block (b, bt, eta, and k, q where present)."""
-        return {v.local_name: len(v) for v in self.model.component_objects(pyo.Var, descend_into=False)}
-
-    def constraint_counts(self) -> dict[str, int]:
-        """Number of constraints per named block."""
-        return {c.local_name: len(c) for c in self.model.component_objects(pyo.Constraint, descend_into=False)}
-
-    @property
-    def num_variables(self) -> int:
-        return sum(self.variable_counts().values())
-
-    @property
-    def num_constraints(self) -> int:
-        return sum(self.constraint_counts().values())
-
     def paper_num_variables(self) -> int:
         """The paper's ILP count (Table 2, Eq. 24): 2m + n, +1 for k, +|N| for Choose."""
         count = 2 * self.num_features + self.num_samples
@@ -104,29 +89,7 @@ class DepthOneProblem:
         """An upper bound on how much the objective can vary: all weights and λ times every literal."""
         return float(self.weights.sum()) + self.lam * 2 * self.num_features
 
-    @cached_property
-    def standard_form(self) -> StandardForm:
-        """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
-        return compile_standard_form(self)
-
-    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
-        """Compile to a `QuboProblem` (formulations.md, "ILP → QUBO"); `eta=False` drops the error
-        variables and keeps sample rows as soft penalties."""
-        from .qubo_problem import compile_qubo
-
-        return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
-
     # Solutions and rules
-
-
-    def vector_from_values(self, values: dict) -> np.ndarray:
-        """A vector over the standard form's columns from per-block arrays ({"b": ..., "eta": ...},
-        each in the order of the block's indices; blocks not given are 0)."""
-        return ToStandardForm().encode(values, self.standard_form)
-
-    def values_from_vector(self, x: np.ndarray) -> dict:
-        """The b, bt (and k) values of a vector over the standard form's columns."""
-        return ToStandardForm().invert(x, self.standard_form)
 
     def decode(self, values, simplify: bool = True) -> Rule:
         """The rule that `values` ({"b", "bt", "k"}) encodes. With `simplify`, an operator over

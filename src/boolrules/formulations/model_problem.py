@@ -1,0 +1,55 @@
+"""`ModelProblem`: what every rule problem stated as a Pyomo model offers, whatever its shape:
+counts per block, the standard form, the QUBO, and vectors over the standard form's columns."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+import pyomo.environ as pyo
+
+from .standard_form import StandardForm, ToStandardForm, compile_standard_form
+
+__all__ = ["ModelProblem"]
+
+
+class ModelProblem:
+    """Base of `DepthOneProblem` and `DepthTwoProblem`; a subclass has `model` (its Pyomo model)
+    and `layout` (its row and column blocks, `standard_form.Layout`)."""
+
+    def variable_counts(self) -> dict[str, int]:
+        """Number of variables per block."""
+        return {v.local_name: len(v) for v in self.model.component_objects(pyo.Var, descend_into=False)}
+
+    def constraint_counts(self) -> dict[str, int]:
+        """Number of constraints per named block."""
+        return {c.local_name: len(c) for c in self.model.component_objects(pyo.Constraint, descend_into=False)}
+
+    @property
+    def num_variables(self) -> int:
+        return sum(self.variable_counts().values())
+
+    @property
+    def num_constraints(self) -> int:
+        return sum(self.constraint_counts().values())
+
+    @cached_property
+    def standard_form(self) -> StandardForm:
+        """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
+        return compile_standard_form(self)
+
+    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
+        """Compile to a `QuboProblem` (formulations.md, "ILP → QUBO"); `eta=False` drops the error
+        variables and keeps sample rows as soft penalties."""
+        from .qubo_problem import compile_qubo
+
+        return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
+
+    def vector_from_values(self, values: dict) -> np.ndarray:
+        """A vector over the standard form's columns from per-block arrays ({"b": ..., "eta": ...},
+        each in the order of the block's indices; blocks not given are 0)."""
+        return ToStandardForm().encode(values, self.standard_form)
+
+    def values_from_vector(self, x: np.ndarray) -> dict:
+        """The values of the rule's blocks (`layout.value_blocks`) in a vector over the standard form's columns."""
+        return ToStandardForm().invert(x, self.standard_form)
