@@ -236,6 +236,10 @@ ROWS = [
     ("RuleClassifier.fit-nonlocal_policy-unknown", lambda: rc(nonlocal_backend="highs", nonlocal_policy="best").fit(X, Y),
      ValueError, ("nonlocal_policy",)),
     ("RuleClassifier.fit-scan_moves-above-one", lambda: rc(scan_moves=1.5).fit(X, Y), ValueError, ("scan_moves",)),
+    ("RuleClassifier.fit-nonlocal_time_share-zero", lambda: rc(nonlocal_time_share=0).fit(X, Y), ValueError,
+     ("nonlocal_time_share",)),
+    ("RuleClassifier.fit-nonlocal_time_share-above-one", lambda: rc(nonlocal_time_share=1.5).fit(X, Y), ValueError,
+     ("nonlocal_time_share",)),
     ("RuleClassifier.fit-scan_moves-text", lambda: rc(scan_moves="often").fit(X, Y), TypeError, ("scan_moves",)),
     # DepthOneClassifier
     *rows_for_estimator("DepthOneClassifier", lambda **p: DepthOneClassifier(**{"max_num_literals": 2, **p})),
