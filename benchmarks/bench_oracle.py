@@ -10,10 +10,15 @@ ratio of the means, how many calls native ends at an objective no worse than HiG
 how many each side stopped at the time limit. Also the share of a HiGHS call spent building the
 Pyomo model and its standard form (which the native path skips: the model is built lazily).
 
+`--limits S ...` measures instead the speed-up at equal objective: native is re-run with each
+time limit in turn (smallest first) until its objective is no worse than HiGHS's (which had the
+oracle's 1 s), and the seconds of that run are set against HiGHS's.
+
 Run (`--save FILE` keeps the recorded subproblems, `--load FILE` solves those again instead of
 recording, so that two versions of a backend are compared on the same set):
     .venv/bin/python benchmarks/bench_oracle.py --iterations 1000 --seeds 0 1 --save /tmp/oracle.pkl
     .venv/bin/python benchmarks/bench_oracle.py --load /tmp/oracle.pkl
+    .venv/bin/python benchmarks/bench_oracle.py --load /tmp/oracle.pkl --limits 0.01 0.03 0.1 0.3 1
 """
 
 from __future__ import annotations
@@ -85,6 +90,30 @@ def report(title: str, rows: list) -> None:
           f"{sum(r['native']['status'] == 'time_limit' for r in rows)} |", flush=True)
 
 
+def equal_objective(rows: list, limits) -> None:
+    """Per row, native's seconds at the smallest time limit whose objective is no worse than HiGHS's."""
+    for row in rows:
+        row["equal"] = None
+        for limit in sorted(limits):
+            run = solve(row["problem"], "native", limit)
+            if run["objective"] <= row["highs"]["objective"] + 1e-9:
+                row["equal"] = run["seconds"]
+                break
+
+
+def report_equal(title: str, rows: list) -> None:
+    if not rows:
+        return
+    reached = [r for r in rows if r["equal"] is not None]
+    ratios = np.array([r["highs"]["seconds"] / r["equal"] for r in reached])
+    highs = sum(r["highs"]["seconds"] for r in reached)
+    native = sum(r["equal"] for r in reached)
+    median = np.median(ratios) if len(ratios) else float("nan")
+    tenfold = np.mean(ratios >= 10) if len(ratios) else 0.0
+    print(f"| {title} | {len(rows)} | {len(reached)} | {highs / max(native, 1e-12):.1f}x | {median:.1f}x | "
+          f"{tenfold:.0%} |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
@@ -94,6 +123,7 @@ def main():
     parser.add_argument("--time-limit", type=float, default=1.0, help="per call, as the oracle's default")
     parser.add_argument("--save", help="pickle the recorded subproblems to this file (to rerun on the same set)")
     parser.add_argument("--load", help="solve the subproblems pickled by --save instead of recording")
+    parser.add_argument("--limits", type=float, nargs="+", help="native's time limits for the equal-objective speed-up")
     args = parser.parse_args()
 
     if args.load:
@@ -112,8 +142,17 @@ def main():
             row = {"problem": problem}
             for backend in ("highs", "native"):  # interleaved, so both see the same machine load
                 row[backend] = solve(problem, backend, args.time_limit)
+            if args.limits:
+                equal_objective([row], args.limits)
             rows[name].append(row)
     everything = [r for name in rows for r in rows[name]]
+    if args.limits:
+        print("\n| subproblems | calls | native reached HiGHS's objective | ratio of summed seconds | "
+              "median ratio | calls >= 10x |")
+        print("|---|---|---|---|---|---|")
+        for low, high, title in CLASSES:
+            report_equal(title, [r for r in everything if low <= r["problem"].max_num_literals <= high])
+        report_equal("all", everything)
     print("\n| subproblems | calls | HiGHS median / mean ms | native median / mean ms | mean ratio | "
           "median ratio | native <= HiGHS | HiGHS time limit | native time limit |")
     print("|---|---|---|---|---|---|---|---|---|")
