@@ -44,14 +44,6 @@ class DepthTwoProblem(ModelProblem):
     weights: np.ndarray
 
     @property
-    def num_samples(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def num_features(self) -> int:
-        return self.X.shape[1]
-
-    @property
     def label(self) -> str:
         """The shape as printed: `DNF`, `~CNF`."""
         return ("~" if self.negated else "") + self.shape.name

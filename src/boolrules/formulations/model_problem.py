@@ -14,8 +14,16 @@ __all__ = ["ModelProblem"]
 
 
 class ModelProblem:
-    """Base of `DepthOneProblem` and `DepthTwoProblem`; a subclass has `model` (its Pyomo model)
-    and `layout` (its row and column blocks, `standard_form.Layout`)."""
+    """Base of `DepthOneProblem` and `DepthTwoProblem`; a subclass has `X` (its 0/1 data), `model`
+    (its Pyomo model) and `layout` (its row and column blocks, `standard_form.Layout`)."""
+
+    @property
+    def num_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def num_features(self) -> int:
+        return self.X.shape[1]
 
     def variable_counts(self) -> dict[str, int]:
         """Number of variables per block."""

@@ -50,14 +50,6 @@ class DepthOneProblem(ModelProblem):
         return 1 - self.y if self.negated else self.y
 
     @property
-    def num_samples(self) -> int:
-        return self.X.shape[0]
-
-    @property
-    def num_features(self) -> int:
-        return self.X.shape[1]
-
-    @property
     def label(self) -> str:
         """The root operator as printed: `~AtLeast`, `Or`."""
         return ("~" if self.negated else "") + self.operator
