@@ -78,6 +78,23 @@ def test_fit_with_depth_two_moves(capsys):
     assert "cannot make the depth-two moves DNF" in capsys.readouterr().err
 
 
+def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
+    """--nonlocal-time-limit/-time-share/-policy and --scan-moves reach RuleClassifier; their CLI
+    defaults are the classifier's; a bad value is refused naming the parameter."""
+    from boolrules import RuleClassifier
+
+    args = cli.build_parser().parse_args(["fit"])
+    defaults = RuleClassifier().get_params()
+    for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves"):
+        assert getattr(args, name) == defaults[name], name
+    result = run_json(capsys, ["fit", "--num-starts", "1", "--num-iterations", "80", "--max-complexity", "5",
+                               "--nonlocal-backend", "native", "--nonlocal-policy", "gain", "--scan-moves", "0.2",
+                               "--nonlocal-time-limit", "0.1"])
+    assert result["nonlocal"]["calls"] >= 1
+    assert main(["fit", "--num-starts", "1", "--num-iterations", "10", "--scan-moves", "2"]) == 2
+    assert "scan_moves" in capsys.readouterr().err
+
+
 def test_fit_with_a_time_budget(capsys):
     """--time-budget with --num-iterations none: only the budget ends the starts; the output says
     how many iterations each start ran."""

@@ -24,6 +24,7 @@ from .datasets import DATASETS, Dataset, load_csv, load_dataset
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS
 from .formulations import depth_one, depth_two
 from .formulations.qubo_problem import PENALTY_MODES
+from .localsearch.oracle import POLICIES
 from .metrics import METRICS, score_counts
 from .rules import OPERATORS, SHAPES
 from .sampling import subsample_rows
@@ -211,6 +212,10 @@ def _fit(args) -> int:
         nonlocal_backend=backend,
         nonlocal_operators=operators + tuple(dict.fromkeys(args.nonlocal_shapes)),
         max_samples=args.max_samples,
+        nonlocal_time_limit=args.nonlocal_time_limit,
+        nonlocal_time_share=args.nonlocal_time_share,
+        nonlocal_policy=args.nonlocal_policy,
+        scan_moves=args.scan_moves,
     )
     start = time.perf_counter()
     with _running(f"non-local backend {backend.name!r}") if backend is not None else nullcontext():
@@ -540,6 +545,14 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
                      help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
                           "takes depth-two problems, such as highs)")
+    fit.add_argument("--nonlocal-time-limit", type=float, default=1.0, metavar="S",
+                     help="seconds per non-local solve (default: %(default)s)")
+    fit.add_argument("--nonlocal-time-share", type=float, default=0.25, metavar="F",
+                     help="under --time-budget, the most of each start's time oracle calls may take (default: %(default)s)")
+    fit.add_argument("--nonlocal-policy", choices=POLICIES, default="random",
+                     help="how a non-local move picks its node and operator (default: %(default)s)")
+    fit.add_argument("--scan-moves", type=float, default=0.0, metavar="RATE",
+                     help="share of local proposals that are literal scans (default: %(default)s)")
     fit.set_defaults(func=_fit)
 
     solve = sub.add_parser("solve", parents=[p["data"], p["split"], p["problem"], p["common"]], epilog=EPILOG,
