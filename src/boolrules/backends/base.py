@@ -18,7 +18,8 @@ __all__ = [
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
-CAPABILITIES = ("seed", "time_limit")  # per-call options; "depth_two" marks a backend that also takes depth-two problems
+# The per-call options a backend may take; its capabilities may also hold "depth_two" (it takes depth-two problems).
+CAPABILITIES = ("seed", "time_limit")
 
 
 @dataclass

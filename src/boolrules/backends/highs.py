@@ -8,7 +8,7 @@ import numpy as np
 
 from ..formulations.standard_form import ILP_CHAIN
 from .base import Result
-from .ilp import greedy_point, ilp_result
+from .ilp import ilp_result
 
 __all__ = ["run_interruptibly", "solve_highs"]
 
@@ -63,7 +63,7 @@ def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_st
     highs.passModel(lp)
     if warm_start:
         solution = highspy.HighsSolution()
-        solution.col_value = greedy_point(problem).tolist()
+        solution.col_value = problem.greedy_point().tolist()
         solution.value_valid = True
         highs.setSolution(solution)
     if interruptible:

@@ -13,16 +13,13 @@ import math
 import time
 from functools import partial
 
-import numpy as np
-
-from ..formulations.depth_two_problem import DepthTwoProblem, check_rule_problem
-from ..formulations.repair import feasible_point, polish, repair_values
+from ..formulations.depth_two_problem import check_rule_problem
 from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
 from .base import Backend, Result, cause, failed, register_backend, unknown_options
 
 __all__ = [
-    "IlpBackend", "ILP_SOLVERS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options", "greedy_point",
+    "IlpBackend", "ILP_SOLVERS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options",
     "ilp_result",
 ]
 
@@ -74,16 +71,6 @@ def _finite(value) -> float | None:
     return None if value is None or not math.isfinite(value) else float(value)
 
 
-def greedy_point(problem) -> np.ndarray:
-    """A feasible solution vector for a warm start: the greedy rule grown from no literals (see
-    `repair`), improved by literal swaps, additions and removals until none helps (`polish`);
-    for a depth-two problem its own greedy choice (`DepthTwoProblem.greedy_point`)."""
-    if isinstance(problem, DepthTwoProblem):
-        return problem.greedy_point()
-    none = np.zeros(problem.num_features)
-    return feasible_point(problem, polish(problem, repair_values(problem, none, none)))
-
-
 def available_ilp_solvers() -> list[str]:
     """The solver names of `ILP_SOLVERS` that are installed here."""
     from .pyomo_solvers import interface
@@ -124,7 +111,7 @@ class IlpBackend(Backend):
 
     `time_limit` (seconds) returns the incumbent with status `time_limit`; `mip_gap` is the
     relative gap at which to stop; `threads` where the solver takes it; `warm_start` (default
-    true) hands the solver the greedy rule (`greedy_point`) as a first incumbent where it takes
+    true) hands the solver the greedy rule (`problem.greedy_point()`) as a first incumbent where it takes
     one (highs, and classic interfaces that are warm-start capable), so a short time limit still
     returns a rule at least that good.
     """

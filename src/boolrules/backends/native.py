@@ -1,5 +1,5 @@
 """The "native" backend: depth-one problems solved exactly on their arrays by branch and bound
-(`depth_one_search.py`) from the greedy-and-swap rule (`repair.polish`) as first incumbent,
+(`depth_one_search.py`) from the greedy-and-swap rule (`problem.greedy_values`) as first incumbent,
 without building the Pyomo model; deterministic, so it takes no seed."""
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ import time
 import numpy as np
 
 from ..formulations.problem import check_problem
-from ..formulations.repair import polish, repair_values
 from ..validation import check_number
 from .base import Backend, Result, cause, failed, register_backend, unknown_options
 from .depth_one_search import search_depth_one
@@ -46,8 +45,7 @@ class NativeBackend(Backend):
         options = self.call_options(options)
         start = time.perf_counter()
         try:
-            none = np.zeros(problem.num_features)
-            first = polish(problem, repair_values(problem, none, none))
+            first = problem.greedy_values()
             limit = options["time_limit"]
             found = search_depth_one(
                 problem.X, problem.target, problem.weights, problem.operator,

@@ -23,7 +23,7 @@ import pyomo.environ as pyo
 from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
 
 from .base import Result
-from .ilp import ILP_SOLVERS, greedy_point, ilp_result
+from .ilp import ILP_SOLVERS, ilp_result
 
 __all__ = ["interface", "solve_pyomo"]
 
@@ -122,7 +122,7 @@ def _solve_classic(problem, solver, interface, time_limit, mip_gap, threads, war
     model = problem.model.clone()  # the solver loads its start and its answer into the model it solves
     extra = {}
     if warm_start and interface.warm_start_capable():
-        point = dict(zip(problem.standard_form.var_names, greedy_point(problem).tolist()))
+        point = dict(zip(problem.standard_form.var_names, problem.greedy_point().tolist()))
         for var in _variables(model):
             var.set_value(point[var.name])
         extra["warmstart"] = True

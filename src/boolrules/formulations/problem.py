@@ -11,6 +11,7 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
+from . import repair
 from .model_problem import ModelProblem
 from .standard_form import Group, Layout
 
@@ -82,6 +83,20 @@ class DepthOneProblem(ModelProblem):
         return float(self.weights.sum()) + self.lam * 2 * self.num_features
 
     # Solutions and rules
+
+    def repair_values(self, values) -> dict:
+        """The valid selection nearest to `values` ({"b", "bt"}), with the best k (`repair.repair_values`)."""
+        return repair.repair_values(self, values["b"], values["bt"])
+
+    def greedy_values(self) -> dict:
+        """The greedy rule grown from no literals, improved by literal swaps, additions and removals
+        until none helps (`repair.polish`): a first incumbent for exact solvers."""
+        none = np.zeros(self.num_features)
+        return repair.polish(self, repair.repair_values(self, none, none))
+
+    def greedy_point(self) -> np.ndarray:
+        """The greedy rule as a feasible point over the standard form's columns: a warm start for the ILP solvers."""
+        return repair.feasible_point(self, self.greedy_values())
 
     def decode(self, values, simplify: bool = True) -> Rule:
         """The rule that `values` ({"b", "bt", "k"}) encodes. With `simplify`, an operator over

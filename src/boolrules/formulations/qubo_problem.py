@@ -17,7 +17,7 @@ from .depth_two_problem import DepthTwoProblem, check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
 from .repair import polish as polish_values
-from .repair import repair, repair_values
+from .repair import repair_values
 from .standard_form import ToStandardForm
 
 __all__ = [
@@ -228,9 +228,7 @@ class QuboProblem:
         values = self.variable_values(sample)
         if len(values) != 1:
             raise ValueError("decode takes one sample; use decode_best for a SampleSet")
-        if isinstance(self.problem, DepthTwoProblem):
-            return self.problem.decode(self.problem.repair_values(values[0]))
-        return repair(self.problem, values[0]["b"], values[0]["bt"])
+        return self.problem.decode(self.problem.repair_values(values[0]))
 
     def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
         """The best repaired rule among several samples and its true objective; with `polish`, that
