@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..rules import Literal, Operator, Rule
 
-__all__ = ["SearchSpace", "random_rule", "LocalMoves", "replace_at"]
+__all__ = ["SearchSpace", "random_rule", "LocalMoves", "node_at", "replace_at"]
 
 LITERAL_MOVES = ("remove_literal", "expand_literal", "swap_literal")
 OPERATOR_MOVES = ("remove_operator", "add_literal", "swap_operator")
@@ -87,7 +87,8 @@ def replace_at(root: Rule, path: tuple[int, ...], new: Rule) -> Rule:
     return root.replace(subs)
 
 
-def _node_at(root: Rule, path: tuple[int, ...]) -> Rule:
+def node_at(root: Rule, path: tuple[int, ...]) -> Rule:
+    """The node of `root` at `path` (child indices from the root)."""
     for i in path:
         root = root.subrules[i]
     return root
@@ -130,7 +131,7 @@ class LocalMoves:
                 return proposed
 
     def remove_literal(self, rule, path, literal):
-        parent = _node_at(rule, path[:-1])
+        parent = node_at(rule, path[:-1])
         if len(parent.subrules) < 3:
             return None
         subs = parent.subrules[: path[-1]] + parent.subrules[path[-1] + 1 :]
@@ -138,7 +139,7 @@ class LocalMoves:
 
     def expand_literal(self, rule, path, literal):
         space = self.space
-        parent = _node_at(rule, path[:-1])
+        parent = node_at(rule, path[:-1])
         if len(parent.subrules) < 3 or rule.complexity >= space.max_complexity:
             return None
         if space.max_depth is not None and len(path) + 1 > space.max_depth:
@@ -162,14 +163,14 @@ class LocalMoves:
         feature = self.rng.randrange(self.space.num_features)
         if feature == literal.index:
             return replace_at(rule, path, ~literal)
-        if feature in _literal_features(_node_at(rule, path[:-1])):
+        if feature in _literal_features(node_at(rule, path[:-1])):
             return None
         return replace_at(rule, path, Literal(feature, self.rng.random() < 0.5))
 
     def remove_operator(self, rule, path, op):
         if not path:
             return None
-        parent = _node_at(rule, path[:-1])
+        parent = node_at(rule, path[:-1])
         taken = _literal_features(parent)
         promoted = [
             sub for sub in op.subrules if type(sub) is not Literal or sub.index not in taken

@@ -21,7 +21,7 @@ from ..backends.base import unseeded
 from ..formulations import depth_one, depth_two
 from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Shape, Zero
 from ..sampling import subsample_rows
-from .moves import SearchSpace, replace_at
+from .moves import SearchSpace, node_at, replace_at
 
 __all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "POLICIES"]
 
@@ -159,9 +159,7 @@ class NonLocalOracle:
         subtree (or a literal below the root), or best depth-two subtree when `operator` is a
         `Shape`, or None when there is no valid one."""
         self.stats.calls += 1
-        target = rule
-        for i in path:
-            target = target.subrules[i]
+        target = node_at(rule, path)
         budget = self.space.max_complexity - (rule.complexity - target.complexity)
         min_literals = 2 if not path else 1
         max_literals = min(budget - 1, 2 * self.space.num_features)
@@ -223,7 +221,5 @@ class NonLocalOracle:
     @staticmethod
     def _sibling_features(rule: Rule, path: tuple) -> set[int]:
         """Features of the literals beside the node at `path`."""
-        parent = rule
-        for i in path[:-1]:
-            parent = parent.subrules[i]
+        parent = node_at(rule, path[:-1])
         return {s.index for j, s in enumerate(parent.subrules) if j != path[-1] and type(s) is Literal}

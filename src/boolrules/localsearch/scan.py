@@ -14,7 +14,7 @@ import random
 import numpy as np
 
 from ..rules import Literal, One, Operator, Rule, Zero
-from .moves import SearchSpace, _node_at, replace_at
+from .moves import SearchSpace, node_at, replace_at
 
 __all__ = ["LiteralScan", "REPLACE", "INSERT"]
 
@@ -40,19 +40,19 @@ class LiteralScan:
         literal = Literal(int(self._features[j]), bool(self._negated[j]))
         if kind == REPLACE:
             return replace_at(rule, path, literal)
-        node = _node_at(rule, path)
+        node = node_at(rule, path)
         return replace_at(rule, path, node.replace((*node.subrules, literal)))
 
     def scan(self, rule: Rule, path: tuple) -> tuple[np.ndarray, np.ndarray]:
         """`(objectives, valid)`, each (2, 2m): row REPLACE for the node at `path` replaced by each
         literal, row INSERT for each literal added to it (an operator); `valid` marks the candidates
         in the search space that differ from `rule`."""
-        node = _node_at(rule, path)
+        node = node_at(rule, path)
         num_literals = len(self._features)
         objectives = np.full((2, num_literals), -np.inf)
         valid = np.zeros((2, num_literals), dtype=bool)
         if path:
-            valid[REPLACE] = self._free(_node_at(rule, path[:-1]), skip=path[-1])
+            valid[REPLACE] = self._free(node_at(rule, path[:-1]), skip=path[-1])
             if type(node) is Literal:
                 valid[REPLACE, self.scorer.bits.literal_row(node)] = False
             objectives[REPLACE] = self._objectives(
