@@ -48,7 +48,7 @@ class SearchConfig:
     nonlocal_operators: tuple  # operator classes and depth-two `Shape`s
     burn_in: int
     burn_in_progress: float
-    oracle_share: float | None
+    oracle_share: float
     patience: int
     max_samples: int
     nonlocal_time_limit: float | None
