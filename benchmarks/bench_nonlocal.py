@@ -109,7 +109,7 @@ def mean_over_seeds(data, mc, iterations, mode, args, budget=None) -> dict:
 def per_second(args):
     """RQ3 at equal wall time: each mode gets the same `time_budget`; means over the seeds."""
     modes = [None, *args.backends]
-    print(f"{args.num_starts} starts per fit sharing each budget, non-local time limit {args.time_limit} s, "
+    print(f"{args.num_starts} starts per fit sharing each budget, non-local time limit {args.time_limit}, "
           f"max_samples {args.max_samples}, seeds {args.seeds}; means over the seeds.\n")
     print("| dataset | max_complexity | budget s | moves | train BA | test BA | iterations per start | "
           "oracle calls | proposed | failed | seconds |")
@@ -134,7 +134,8 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     parser.add_argument("--backends", nargs="+", default=["highs", "sa"])
     parser.add_argument("--num-starts", type=int, default=4)
-    parser.add_argument("--time-limit", type=float, default=1.0)
+    parser.add_argument("--time-limit", type=lambda text: text if text == "auto" else float(text), default="auto",
+                        help="nonlocal_time_limit: seconds or auto (1 s; under a budget 0.4%% of each start's time)")
     parser.add_argument("--max-samples", type=int, default=100)
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--budgets", type=float, nargs="+", default=None,
@@ -142,13 +143,13 @@ def main(argv=None):
     parser.add_argument("--profile-oracle", action="store_true", help="only profile oracle calls")
     args = parser.parse_args(argv)
     if args.profile_oracle:
-        profile_oracle(time_limit=args.time_limit)
+        profile_oracle(time_limit=1.0 if args.time_limit == "auto" else args.time_limit)
         return
     if args.budgets:
         per_second(args)
         return
     modes = [None, *args.backends]
-    print(f"{args.num_starts} starts per fit, non-local time limit {args.time_limit} s, max_samples "
+    print(f"{args.num_starts} starts per fit, non-local time limit {args.time_limit}, max_samples "
           f"{args.max_samples}, seeds {args.seeds}; means over the seeds.\n")
     print("| dataset | max_complexity | iterations | moves | train BA | test BA | oracle calls | proposed | failed | seconds |")
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")

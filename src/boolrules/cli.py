@@ -459,6 +459,19 @@ def _iterations(text: str) -> int | None:
     return _positive_int(text)
 
 
+def _call_limit(text: str) -> float | str | None:
+    """Seconds >= 0 per non-local solve, "auto" or "none" (the backend's own)."""
+    if text.lower() in ("auto", "none"):
+        return None if text.lower() == "none" else "auto"
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be seconds >= 0, auto or none, got {text!r}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -545,8 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
                      help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
                           "takes depth-two problems, such as highs)")
-    fit.add_argument("--nonlocal-time-limit", type=float, default=1.0, metavar="S",
-                     help="seconds per non-local solve (default: %(default)s)")
+    fit.add_argument("--nonlocal-time-limit", type=_call_limit, default="auto", metavar="S",
+                     help="seconds per non-local solve, none for the backend's own, or auto: 1 s, and under "
+                          "--time-budget 0.4%% of each start's time (default: %(default)s)")
     fit.add_argument("--nonlocal-time-share", type=float, default=0.25, metavar="F",
                      help="under --time-budget, the most of each start's time oracle calls may take (default: %(default)s)")
     fit.add_argument("--nonlocal-policy", choices=POLICIES, default="random",

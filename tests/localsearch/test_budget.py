@@ -12,6 +12,7 @@ import pytest
 from boolrules import RuleClassifier
 from boolrules.backends import get_backend
 from boolrules.localsearch.annealing import RuleScorer, anneal, schedule
+from boolrules.localsearch.classifier import AUTO_CALL_LIMIT, BUDGET_CALL_SHARE, call_limit
 from boolrules.localsearch.moves import SearchSpace
 from boolrules.localsearch.oracle import NonLocalOracle
 from boolrules.metrics import balanced_sample_weight
@@ -194,6 +195,32 @@ def test_the_oracle_passes_the_time_left_in_the_slice():
     assert time_limits(time.monotonic() - 1) == [0.0]
     (left,) = time_limits(time.monotonic() + 2.0, time_limit=None)
     assert 0 < left <= 2.0
+
+
+def test_auto_call_limit_is_a_share_of_the_slice_under_a_budget():
+    """"auto": 1 s without a budget; under one, BUDGET_CALL_SHARE of the slice left, at most 1 s;
+    seconds and None pass through."""
+    assert call_limit("auto", None) == AUTO_CALL_LIMIT == 1.0
+    assert call_limit("auto", time.monotonic() + 7.5) == pytest.approx(BUDGET_CALL_SHARE * 7.5, rel=0.01)
+    assert call_limit("auto", time.monotonic() + 3600) == AUTO_CALL_LIMIT
+    assert call_limit("auto", time.monotonic() - 1) == 0.0
+    assert call_limit(0.5, time.monotonic() + 7.5) == 0.5 and call_limit(None, None) is None
+
+
+@pytest.mark.parametrize("budget", [None, 2.0])
+def test_the_classifier_gives_each_call_the_auto_limit(planted, budget):
+    """The default nonlocal_time_limit ("auto") reaches every oracle call: 1 s without a budget, at
+    most the call share of the start's slice under one."""
+    X, y = planted
+    backend = Recording()
+    RuleClassifier(num_starts=1, num_iterations=200 if budget is None else None, time_budget=budget, patience=1,
+                   num_iterations_burn_in=0, random_state=0, nonlocal_backend=backend).fit(X, y)
+    limits = [options["time_limit"] for _, options in backend.calls]
+    assert limits
+    if budget is None:
+        assert set(limits) == {AUTO_CALL_LIMIT}
+    else:
+        assert 0 < max(limits) <= BUDGET_CALL_SHARE * budget
 
 
 class Sleeping(Recording):

@@ -30,6 +30,11 @@ ALL_OPERATORS = tuple(OPERATORS)
 # Under a time budget, non-local moves wait for this share of each start's schedule by default: they
 # pay per second when they refine a cooled-down rule (benchmarks/README.md, "Non-local moves per second").
 BUDGET_BURN_IN = 0.7
+# nonlocal_time_limit="auto": each oracle call's limit is this share of its start's slice under a time
+# budget, and AUTO_CALL_LIMIT (also its cap) without one: under a budget many short calls, each returning
+# the solver's incumbent, recover more than a few long ones (benchmarks/README.md, "Non-local moves per second").
+BUDGET_CALL_SHARE = 0.004
+AUTO_CALL_LIMIT = 1.0
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,7 @@ class SearchConfig:
     oracle_share: float
     patience: int
     max_samples: int
-    nonlocal_time_limit: float | None
+    nonlocal_time_limit: float | str | None  # seconds, "auto" or None
     nonlocal_policy: str
     scan_moves: float
 
@@ -63,11 +68,22 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
-            max_samples=config.max_samples, time_limit=config.nonlocal_time_limit, rng=rng, until=until,
-            policy=config.nonlocal_policy,
+            max_samples=config.max_samples, time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng,
+            until=until, policy=config.nonlocal_policy,
         )
 
     return factory
+
+
+def call_limit(setting: float | str | None, until: float | None) -> float | None:
+    """Seconds per oracle call for `nonlocal_time_limit=setting` in a start that ends at `until` (a
+    `time.monotonic()` value, None without a budget): "auto" is `BUDGET_CALL_SHARE` of the slice left,
+    at most `AUTO_CALL_LIMIT`, which is also its value without a budget."""
+    if setting != "auto":
+        return setting
+    if until is None:
+        return AUTO_CALL_LIMIT
+    return min(AUTO_CALL_LIMIT, BUDGET_CALL_SHARE * max(0.0, until - time.monotonic()))
 
 
 def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None, later: int = 0,
@@ -176,8 +192,10 @@ class RuleClassifier(RuleEstimator):
     max_samples : most samples in a non-local subproblem (a random subset beyond that).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit: the
         ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
-        between batches); None: the backend's own. Never more than the start's slice has left
-        under a `time_budget`. Leap's hybrid solvers refuse less than their minimum, about 3 s.
+        between batches; a solver stopped by it returns its incumbent); None: the backend's own;
+        "auto": 1 s, and under a `time_budget` 0.4% of each start's slice (at most 1 s; 0.03 s for
+        4 starts sharing 30 s), as many short calls find more than a few long ones. Never more than
+        the start's slice has left under a `time_budget`. Leap's hybrid solvers refuse less than their minimum, about 3 s.
     nonlocal_time_share : under a `time_budget`, the most of each start's time so far that oracle
         calls may take (a call is made only while some is left, with what is left as its time limit),
         so the local search keeps the rest; without a budget it is unused and the fit repeats exactly.
@@ -218,7 +236,7 @@ class RuleClassifier(RuleEstimator):
         "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [Interval(Integral, 1, None, closed="left")],
-        "nonlocal_time_limit": [None, Interval(Real, 0, None, closed="left")],
+        "nonlocal_time_limit": [None, StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
         "nonlocal_time_share": [Interval(Real, 0, 1, closed="right")],
         "nonlocal_policy": [StrOptions(set(POLICIES))],
         "scan_moves": [Interval(Real, 0, 1, closed="both")],
@@ -245,7 +263,7 @@ class RuleClassifier(RuleEstimator):
         num_iterations_burn_in=None,
         patience=10,
         max_samples=100,
-        nonlocal_time_limit=1.0,
+        nonlocal_time_limit="auto",
         nonlocal_time_share=0.25,
         nonlocal_policy="random",
         scan_moves=0.0,
