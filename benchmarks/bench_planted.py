@@ -8,6 +8,7 @@ moves on `native`; depth-two ones get the DNF/CNF moves too, on HiGHS (native so
 
 Run (the numbers in benchmarks/README.md):
     .venv/bin/python benchmarks/bench_planted.py --budget 30 --seeds 0 1 2
+    .venv/bin/python benchmarks/bench_planted.py --time-limits 1 0.1 0.03 --no-local   # per-call limits
 """
 
 from __future__ import annotations
@@ -39,9 +40,15 @@ def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
     return X_train, y_train.astype(np.uint8), X_test, rule.evaluate(X_test).astype(np.uint8)
 
 
-def variants(rule) -> dict:
-    """local-only, and the non-local moves that fit the planted rule's depth."""
-    return {"local": {}, "+ non-local": DEPTH_ONE if rule.depth == 1 else DEPTH_TWO}
+def variants(rule, time_limits=(), local=True) -> dict:
+    """local-only, and the non-local moves that fit the planted rule's depth: with the default
+    nonlocal_time_limit, or one variant per limit in `time_limits`."""
+    nonlocal_params = DEPTH_ONE if rule.depth == 1 else DEPTH_TWO
+    found = {"local": {}} if local else {}
+    if not time_limits:
+        return {**found, "+ non-local": nonlocal_params}
+    return {**found, **{f"+ non-local, {limit:g} s per call": {**nonlocal_params, "nonlocal_time_limit": limit}
+                        for limit in time_limits}}
 
 
 def fit(params, seed, args, X_train, y_train, X_test, y_test) -> dict:
@@ -60,6 +67,9 @@ def main(argv=None):
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per fit")
     parser.add_argument("--num-starts", type=int, default=4)
     parser.add_argument("--max-complexity", type=int, default=10)
+    parser.add_argument("--time-limits", type=float, nargs="+", default=(),
+                        help="non-local variants with these nonlocal_time_limit seconds (default: one, \"auto\")")
+    parser.add_argument("--no-local", dest="local", action="store_false", help="skip the local-only variant")
     args = parser.parse_args(argv)
     print(f"{args.num_starts} starts per fit sharing a {args.budget:g} s budget on one core, max_complexity "
           f"{args.max_complexity}; seeds {args.seeds}.\n")
@@ -68,7 +78,7 @@ def main(argv=None):
         rule = PLANTED[problem]
         for seed in args.seeds:
             data = planted_problem(rule, seed)
-            for name, params in variants(rule).items():
+            for name, params in variants(rule, args.time_limits, args.local).items():
                 row = fit(params, seed, args, *data)
                 results[problem, name].append(row)
                 print(f"  {problem} seed {seed} {name}: train {row['train']:.4f} test {row['test']:.4f} "
