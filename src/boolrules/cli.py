@@ -424,11 +424,11 @@ def _export(args) -> int:
 
 
 def _decode(args) -> int:
+    loaded = load_problem(args.sidecar)
     try:
         samples = json.load(sys.stdin) if args.samples == "-" else json.loads(Path(args.samples).read_text())
     except (ValueError, RecursionError) as err:
         raise UsageError(f"SAMPLES: {args.samples} is not JSON: {err}") from None
-    loaded = load_problem(args.sidecar)
     decoding = loaded.decode(samples)
     names = loaded.feature_names
     result = {"problem": loaded.problem.label, "file": loaded.sidecar["file"], "format": loaded.format,

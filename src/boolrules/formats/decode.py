@@ -143,9 +143,10 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
         spin = samples.vartype is dimod.SPIN if binary_file else None
         return samples.record.sample[:, order].tolist(), samples.record.num_occurrences.astype(float), spin
     if isinstance(samples, np.ndarray):
-        samples = samples.tolist()
-    if isinstance(samples, str):
-        samples = [samples]
+        samples = np.atleast_2d(samples).tolist()
+    if isinstance(samples, str) or (isinstance(samples, list) and len(samples) == n and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in samples)):
+        samples = [samples]  # one sample
     if isinstance(samples, dict):
         if samples and _is_counts(samples, n):
             if not binary_file:

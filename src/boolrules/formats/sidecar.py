@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from ..validation import check_path
+from .dimod_files import finite
 
 __all__ = ["SIDECAR_SUFFIX", "VERSION", "model_sidecar", "qubo_sidecar", "read_sidecar", "rebuild", "sidecar_path"]
 
@@ -28,7 +29,7 @@ BIT_ORDER = ("a bitstring lists variables[0] first; a Qiskit counts key is littl
 # Formats whose own readers see the offset; the others (qbsolv text, matrices, the circuit) leave it to the sidecar.
 _OFFSET_IN_FILE = {"bqm", "json", "ising", "lp", "ommx", "cqm", "mps"}
 _KEYS = {"boolrules_sidecar", "file", "format", "content", "vartype", "offset", "offset_in_file", "variables",
-         "labels", "roles", "bit_order", "problem", "qubo"}
+         "labels", "roles", "bit_order", "problem", "qubo", "fingerprint"}
 
 
 def sidecar_path(path) -> Path:
@@ -88,6 +89,22 @@ def _problem_record(problem, feature_names) -> dict:
                      "sample_weight": problem.weights.tolist()}}
 
 
+def _qubo_fingerprint(qubo) -> list[float]:
+    """Sums of the QUBO's biases, plain and weighted by position: what `rebuild` checks the rebuilt QUBO against
+    (to a relative 1e-9, so that another machine's last bits do not matter)."""
+    linear, (row, col, quadratic), offset = qubo.bqm.binary.to_numpy_vectors(qubo.labels)
+    position = np.arange(1, len(linear) + 1)
+    return [float(offset), float(linear.sum()), float(linear @ position), float(quadratic.sum()),
+            float(quadratic @ (row + 2 * col + 1))]
+
+
+def _model_fingerprint(form) -> list[float]:
+    """The same for a model: its objective and its matrix."""
+    A = form.A.tocoo()
+    return [float(form.c0), float(form.c.sum()), float(form.c @ np.arange(1, form.num_vars + 1)), float(A.data.sum()),
+            float(A.data @ (A.row + 2 * A.col + 1))]
+
+
 def _header(file, format, content, names) -> dict:
     return {"boolrules_sidecar": VERSION, "file": check_path(file, "path").name, "format": format,
             "content": content, "variables": [str(name) for name in names], "bit_order": BIT_ORDER}
@@ -106,7 +123,8 @@ def qubo_sidecar(qubo, file, format: str, names, feature_names=None) -> dict:
             "problem": _problem_record(qubo.problem, feature_names),
             "qubo": {"eta": qubo.eta, "slack": qubo.slack, "penalty": penalty,
                      "penalties": {"soft": qubo.penalties.soft, "hard": qubo.penalties.hard},
-                     "num_interactions": qubo.bqm.num_interactions}}
+                     "num_interactions": qubo.bqm.num_interactions},
+            "fingerprint": _qubo_fingerprint(qubo)}
 
 
 def model_sidecar(problem, file, format: str, names, feature_names=None) -> dict:
@@ -115,7 +133,7 @@ def model_sidecar(problem, file, format: str, names, feature_names=None) -> dict
     return {**_header(file, format, "model", names), "vartype": "BINARY" if np.all(form.var_upper <= 1) else "INTEGER",
             "offset": float(form.c0), "offset_in_file": True, "labels": list(form.var_names),
             "roles": _roles(form.col_block, form.value_blocks), "problem": _problem_record(problem, feature_names),
-            "qubo": None}
+            "qubo": None, "fingerprint": _model_fingerprint(form)}
 
 
 def read_sidecar(path) -> dict:
@@ -176,15 +194,18 @@ def rebuild(sidecar: dict):
     else:
         raise ValueError(f"problem.kind must be 'depth_one' or 'depth_two', got {record['kind']!r}")
     if sidecar["content"] == "model":
-        if sidecar["labels"] != list(problem.standard_form.var_names):
-            raise ValueError("the sidecar's labels are not the columns of the model it describes")
-        return problem, None
-    options = sidecar["qubo"]
-    _check_keys(options, ("eta", "slack", "penalties"), "qubo")
-    qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalties"], slack=options["slack"])
-    offset = (qubo.bqm.spin if sidecar["vartype"] == "SPIN" else qubo.bqm.binary).offset
-    if [str(label) for label in qubo.labels] != sidecar["labels"] or not np.isclose(
-            offset, sidecar["offset"], rtol=1e-9, atol=1e-9):
-        raise ValueError("the QUBO rebuilt from the sidecar's data has other variables or another offset than "
-                         "the sidecar says")
+        qubo, labels, fingerprint = None, problem.standard_form.var_names, _model_fingerprint(problem.standard_form)
+    else:
+        options = sidecar["qubo"]
+        _check_keys(options, ("eta", "slack", "penalties"), "qubo")
+        qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalties"], slack=options["slack"])
+        labels, fingerprint = qubo.labels, _qubo_fingerprint(qubo)
+    if [str(label) for label in labels] != sidecar["labels"]:
+        raise ValueError(f"the {sidecar['content']} rebuilt from the sidecar's data has other variables than its "
+                         "labels")
+    expected = sidecar["fingerprint"]
+    if not (isinstance(expected, list) and len(expected) == len(fingerprint)
+            and np.allclose(fingerprint, finite(expected, "fingerprint"), rtol=1e-9, atol=1e-9)):
+        raise ValueError(f"the {sidecar['content']} rebuilt from the sidecar's data has other biases than its "
+                         "fingerprint (the sidecar was edited, or written by another version)")
     return problem, qubo
