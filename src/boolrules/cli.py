@@ -442,8 +442,9 @@ def _decode(args) -> int:
           f"{loaded.problem.num_samples} samples x {loaded.problem.num_features} features")
     print(f"samples:    {r.num_samples} read, {r.num_distinct} distinct, {r.num_feasible} feasible; the best "
           f"(lowest objective after repair) has energy {r.energy:.6g}")
-    print(f"feasible:   {'yes' if r.feasible else 'no'} (the raw sample against the model's constraints"
-          f"{'' if loaded.qubo is None or loaded.qubo.eta else ', hard rows only: no η'})")
+    judged = ("every row of the ILP" if loaded.qubo is None
+              else "the literal bounds and hard rows; η and slack not judged")
+    print(f"feasible:   {'yes' if r.feasible else 'no'} (the raw sample as it stands: {judged})")
     raw = "none (its k exceeds its literals)" if r.raw_rule is None else (
         f"{r.raw_rule.to_str(names)}  objective {r.raw_objective:.6g}")
     print(f"raw rule:   {raw}")

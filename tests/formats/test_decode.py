@@ -3,6 +3,7 @@ rebuilt problem is the exported one, and bad sidecars or samples are refused cle
 
 from __future__ import annotations
 
+import io
 import json
 
 import dimod
@@ -111,6 +112,7 @@ def test_cli_decode_prints_rule_objective_and_feasibility(capsys, exported, rows
     ([{"nope": 1}], ["name 1 variables the file does not have", "nope"]),
     ([[2] * 3], ["sample 0", "must be a dict, a bitstring or a list of"]),
     (42, ["samples must be a dict"]),
+    ({"type": "SampleSet", "record": 1}, ["not a valid serialized dimod SampleSet"]),
     ([], ["samples must be a dict"]),
 ])
 def test_bad_samples_are_refused_clearly(exported, samples, names):
@@ -150,3 +152,13 @@ def test_cli_decode_errors_exit_2(capsys, tmp_path, exported):
     assert "is not JSON" in capsys.readouterr().err
     assert main(["decode", str(tmp_path / "missing.json"), str(answer)]) == 2
     assert "no such sidecar" in capsys.readouterr().err
+
+
+def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, exported, rows):
+    qubo, side = exported
+    counts = {"".join(map(str, row))[::-1]: 3 for row in rows}  # Qiskit counts, as a user pipes them in
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(counts)))
+    assert main(["decode", str(side), "-", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["objective"] == min(qubo.objective(qubo.decode(row)) for row in rows)
+    assert {"rule", "objective", "feasible", "raw_rule", "energy"} <= set(result) and result["samples"] == 36

@@ -56,52 +56,55 @@ def enumerate_matrix(Q: sp.spmatrix, offset: float) -> np.ndarray:
 
 
 def solve_elsewhere(path, format, sidecar, tmp_path):
-    """The file solved by another tool; returns (samples as the tool gives them, rows in file order)."""
+    """The file solved by another tool: (samples as the tool gives them, rows in file order when the test
+    reads them itself, the tool's lowest energy with the sidecar's offset where the file has none)."""
     n = len(sidecar["variables"])
     if format == "bqm":
         with open(path, "rb") as f:
             answer = ground_states(dimod.BinaryQuadraticModel.from_file(f))
-        return answer.to_serializable(), None
+        return answer.to_serializable(), None, answer.first.energy
     if format == "json":
         answer = ground_states(dimod.BinaryQuadraticModel.from_serializable(json.loads(path.read_text())))
-        return [{str(k): int(v) for k, v in sample.items()} for sample in answer.samples()], None
+        return [{str(k): int(v) for k, v in sample.items()} for sample in answer.samples()], None, answer.first.energy
     if format == "ising":
         obj = json.loads(path.read_text())
         answer = ground_states(dimod.BinaryQuadraticModel.from_ising(obj["h"], {(u, v): b for u, v, b in obj["J"]},
                                                                      obj["offset"]))
-        return [{k: int(v) for k, v in sample.items()} for sample in answer.samples()], None  # spins, as the Ising file's solver gives them
+        spins = [{k: int(v) for k, v in sample.items()} for sample in answer.samples()]  # as its solver gives them
+        return spins, None, answer.first.energy
     if format == "qubo":
         bqm = qbsolv_bqm(path.read_text())
         bqm.offset += sidecar["offset"]
         answer = ground_states(bqm)
-        return ["".join(str(sample[i]) for i in range(n)) for sample in answer.samples()], None
+        return ["".join(str(sample[i]) for i in range(n)) for sample in answer.samples()], None, answer.first.energy
     if format == "lp":
         cqm = dimod.lp.load(str(path))
         answer = ground_states(dimod.BinaryQuadraticModel(cqm.objective.linear, cqm.objective.quadratic,
                                                           cqm.objective.offset, "BINARY"))
-        return answer.to_serializable(), None
+        return answer.to_serializable(), None, answer.first.energy
     if format in ("npz", "mtx"):
         Q = sp.load_npz(path) if format == "npz" else sp.coo_matrix(scipy.io.mmread(path))
         points = enumerate_matrix(Q, sidecar["offset"])
-        return ["".join(map(str, x)) for x in points], None
+        energy = points[0] @ Q.toarray() @ points[0] + sidecar["offset"]
+        return ["".join(map(str, x)) for x in points], None, energy
     if format == "ommx":
         instance = Artifact.load_archive(str(path)).instance
         terms, offset = instance.as_qubo_format()
         answer = ground_states(dimod.BinaryQuadraticModel.from_qubo(terms, offset))
         for sample, energy in answer.data(["sample", "energy"]):  # OMMX's own evaluation agrees
             assert instance.evaluate(dict(sample)).objective == pytest.approx(energy, abs=1e-9)
-        return answer.to_serializable(), None
+        return answer.to_serializable(), None, answer.first.energy
     if format == "qasm3":
         circuit = qasm3.loads(path.read_text())
         bound = circuit.assign_parameters({p: {"beta_0": 0.4, "gamma_0": 0.2}[p.name] for p in circuit.parameters})
         simulator = AerSimulator(seed_simulator=7)
         counts = simulator.run(transpile(bound, simulator, seed_transpiler=7), shots=300).result().get_counts()
-        return counts, [[int(c) for c in reversed(key)] for key in counts]  # little-endian: qubit 0 last
+        return counts, [[int(c) for c in reversed(key)] for key in counts], None  # little-endian: qubit 0 last
     if format == "cqm":
         with open(path, "rb") as f:
             cqm = dimod.ConstrainedQuadraticModel.from_file(f)
         answer = dimod.ExactCQMSolver().sample_cqm(cqm).filter(lambda row: row.is_feasible).lowest()
-        return answer.to_serializable(), None
+        return answer.to_serializable(), None, answer.first.energy
     raise AssertionError(f"no outside solver for {format}")
 
 
@@ -137,8 +140,10 @@ def test_every_format_solved_elsewhere_decodes_to_pythons_objective(capsys, tmp_
     path = qubo.export(tmp_path / f"qubo.{format}", format, FEATURES)
     side = sidecar_path(path)
     sidecar = json.loads(side.read_text())
-    samples, rows = solve_elsewhere(path, format, sidecar, tmp_path)
+    samples, rows, energy = solve_elsewhere(path, format, sidecar, tmp_path)
     result = decode_cli(capsys, side, samples, tmp_path)
+    if energy is not None:  # the file's energy (plus the sidecar's offset where it has none) is the decoder's
+        assert result["energy"] == pytest.approx(energy, abs=1e-9)
     if format == "cqm":  # the model behind the QUBO: its optimum is the ILP's
         optimum = get_backend("highs").solve(qubo.problem).objective
         assert result["objective"] == pytest.approx(optimum, abs=1e-9) and result["feasible"]
@@ -182,5 +187,5 @@ def test_load_problem_decodes_in_python(tmp_path, qubo):
     rows = np.random.default_rng(0).integers(0, 2, (30, qubo.num_variables))
     decoding = loaded.decode(rows)
     assert decoding.objective == python_objective(qubo, rows)
-    feasible = loaded.problem.feasible(qubo.chain[1:].invert(rows, qubo.inverses[1:]), sample_rows=qubo.eta)
+    feasible = loaded.problem.feasible(qubo.chain[1:].invert(rows, qubo.inverses[1:]), sample_rows=False)
     assert decoding.num_feasible == feasible.sum() < len(rows)

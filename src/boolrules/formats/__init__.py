@@ -18,13 +18,13 @@ state the QUBO as Qiskit and OMMX objects (imported only where used: they are ex
 itself is compiled by `formulations.cqm`.
 """
 
-from .decode import Decoding, LoadedProblem, load_problem
+from .decode import DecodedSamples, LoadedProblem, load_problem
 from .files import LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file
 from .sidecar import SIDECAR_SUFFIX, sidecar_path
 from .writers import lp_name
 
 __all__ = [
-    "Decoding",
+    "DecodedSamples",
     "LOAD_FORMATS",
     "LoadedProblem",
     "PROBLEM_FORMATS",

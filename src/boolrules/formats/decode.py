@@ -18,19 +18,20 @@ import numpy as np
 from ..rules import Rule
 from .sidecar import read_sidecar, rebuild
 
-__all__ = ["Decoding", "LoadedProblem", "load_problem"]
+__all__ = ["DecodedSamples", "LoadedProblem", "load_problem"]
 
 _BITS = frozenset("01")
 
 
 @dataclass(frozen=True)
-class Decoding:
+class DecodedSamples:
     """The best of the samples decoded: the one whose repaired rule has the lowest objective (ties:
     lowest energy). `rule` and `objective` are what the problem's own decoding gives (repaired to
     the literal bounds, with the best k); `raw_rule` is the sample's own selection as it came back
-    (None when it encodes no rule, e.g. k above its literals), `feasible` whether the raw sample's
-    model variables satisfy every constraint (without η: every hard one), `energy` its energy in
-    the file's model (offset included)."""
+    (None when it encodes no rule, e.g. k above its literals), `feasible` whether the raw sample is
+    a valid rule as it stands (a QUBO sample: every hard row and bound holds at its values, η and
+    slack not judged, as `QuboProblem` judges its samplers' answers; a model sample: every row of
+    the ILP), `energy` its energy in the file's model (offset included)."""
 
     rule: Rule
     objective: float
@@ -86,8 +87,8 @@ class LoadedProblem:
                              f"{'SPIN' if spin else 'BINARY'} {self.format} file")
         return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts
 
-    def decode(self, samples) -> Decoding:
-        """The best of `samples` decoded (`Decoding`); see the module for the forms samples take."""
+    def decode(self, samples) -> DecodedSamples:
+        """The best of `samples` decoded (`DecodedSamples`); see the module for the forms samples take."""
         rows, counts = self.samples(samples)
         unique, inverse = np.unique(rows, axis=0, return_inverse=True)
         occurrences = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))
@@ -96,7 +97,7 @@ class LoadedProblem:
             qubo = self.qubo
             energies = np.atleast_1d(qubo.energy(unique))  # the same in the SPIN form of an Ising file
             points = qubo.chain[1:].invert(unique, qubo.inverses[1:])
-            feasible = problem.feasible(points, sample_rows=qubo.eta)
+            feasible = problem.feasible(points, sample_rows=False)
             values = qubo.variable_values(unique)
         else:
             form = problem.standard_form
@@ -111,7 +112,7 @@ class LoadedProblem:
         except ValueError:  # the raw values encode no rule (k beyond the chosen literals)
             raw_rule = None
         sample = dict(zip(self.variables, unique[best].tolist()))
-        return Decoding(
+        return DecodedSamples(
             rule=rules[best], objective=float(objectives[best]), feasible=bool(feasible[best]), raw_rule=raw_rule,
             raw_objective=None if raw_rule is None else problem.objective(raw_rule), energy=float(energies[best]),
             sample={k: int(v) if float(v).is_integer() else v for k, v in sample.items()},
@@ -133,7 +134,10 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
     (a SampleSet's vartype, bitstrings: binary) or None."""
     n = len(variables)
     if isinstance(samples, dict) and samples.get("type") == "SampleSet":
-        samples = dimod.SampleSet.from_serializable(samples)
+        try:
+            samples = dimod.SampleSet.from_serializable(samples)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise ValueError(f"the samples are not a valid serialized dimod SampleSet: {err!r}") from None
     if isinstance(samples, dimod.SampleSet):
         if len(samples) == 0:
             raise ValueError("the sample set is empty")
@@ -199,6 +203,7 @@ def _check_names(names, position) -> None:
 
 
 def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not np.isfinite(value):
+    number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not number or not np.isfinite(value):
         raise ValueError(f"{what} must be a finite number, got {value!r}")
     return float(value)

@@ -50,7 +50,8 @@ def model_instance(problem) -> Instance:
         if lower == upper:
             sides = [body - lower == 0]
         else:
-            sides = ([body - upper <= 0] if np.isfinite(upper) else []) + ([lower - body <= 0] if np.isfinite(lower) else [])
+            sides = [body - upper <= 0] if np.isfinite(upper) else []
+            sides += [lower - body <= 0] if np.isfinite(lower) else []
         for side in sides:
             side.add_name(form.row_names[r])
         constraints += sides
