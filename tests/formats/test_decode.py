@@ -162,3 +162,11 @@ def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, ex
     result = json.loads(capsys.readouterr().out)
     assert result["objective"] == min(qubo.objective(qubo.decode(row)) for row in rows)
     assert {"rule", "objective", "feasible", "raw_rule", "energy"} <= set(result) and result["samples"] == 36
+
+
+def test_feature_names_are_checked_before_anything_is_written(tmp_path, atleast_qubo):
+    assert_raises_clearly(ValueError, lambda: atleast_qubo.export(tmp_path / "q.bqm", "bqm", ["a", "b"]),
+                          "feature_names has 2 names", "4 features")
+    assert_raises_clearly(TypeError, lambda: atleast_qubo.problem.export(tmp_path / "m.lp", "lp", "abcd"),
+                          "feature_names must be a list")
+    assert list(tmp_path.iterdir()) == []

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..validation import check_path
 from .readers import READERS
-from .sidecar import model_sidecar, qubo_sidecar, sidecar_path
+from .sidecar import check_feature_names, model_sidecar, qubo_sidecar, sidecar_path
 from .writers import PROBLEM_WRITERS, QUBO_WRITERS
 
 __all__ = ["LOAD_FORMATS", "PROBLEM_FORMATS", "QUBO_FORMATS", "export_problem", "export_qubo", "load_qubo_file"]
@@ -61,6 +61,7 @@ def export_qubo(qubo, path, format: str, feature_names=None) -> Path:
     """Write a `QuboProblem` to `path` in one of `QUBO_FORMATS`, and its sidecar beside it
     (`sidecar_path(path)`; `feature_names` name the problem's columns there)."""
     writer = _pick(QUBO_WRITERS, format, "QUBO export")
+    check_feature_names(feature_names, qubo.problem.num_features)
     if format == "cqm":  # the CQM is the model behind the QUBO
         return _write_atomic(path, lambda tmp: writer(qubo, tmp),
                              lambda names: model_sidecar(qubo.problem, path, format, names, feature_names))
@@ -71,6 +72,7 @@ def export_qubo(qubo, path, format: str, feature_names=None) -> Path:
 def export_problem(problem, path, format: str, feature_names=None) -> Path:
     """Write a depth-one problem's model to `path` in one of `PROBLEM_FORMATS`, and its sidecar beside it."""
     writer = _pick(PROBLEM_WRITERS, format, "model export")
+    check_feature_names(feature_names, problem.num_features)
     return _write_atomic(path, lambda tmp: writer(problem, tmp),
                          lambda names: model_sidecar(problem, path, format, names, feature_names))
 
@@ -78,7 +80,8 @@ def export_problem(problem, path, format: str, feature_names=None) -> Path:
 def load_qubo_file(path, format: str):
     """Read a file written by `export_qubo`: a dimod BQM (BINARY; SPIN for "ising"; integer labels for
     "qubo", "npz", "mtx" and "ommx", LP names for "lp"), or a CQM for "cqm". The BQM has the file's
-    offset ("npz" holds none: it is read from the sidecar beside the file). Malformed files raise
+    offset ("qubo" and "mtx" keep it in a comment; "npz" holds none: it is read from the sidecar
+    beside the file). Malformed files raise
     ValueError naming the file."""
     reader = _pick(READERS, format, "QUBO file")
     path = check_path(path, "path")

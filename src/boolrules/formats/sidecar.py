@@ -20,7 +20,7 @@ import numpy as np
 from ..validation import check_path
 from .dimod_files import finite
 
-__all__ = ["SIDECAR_SUFFIX", "VERSION", "model_sidecar", "qubo_sidecar", "read_sidecar", "rebuild", "sidecar_path"]
+__all__ = ["SIDECAR_SUFFIX", "VERSION", "check_feature_names", "model_sidecar", "qubo_sidecar", "read_sidecar", "rebuild", "sidecar_path"]
 
 SIDECAR_SUFFIX = ".boolrules.json"
 VERSION = 1
@@ -66,15 +66,23 @@ def _roles(blocks, value_blocks) -> dict[str, list[int]]:
             for role, mask in (("rule", rule), ("eta", eta), ("slack", slack), ("auxiliary", ~(rule | eta | slack)))}
 
 
+def check_feature_names(feature_names, num_features: int) -> list[str] | None:
+    """`feature_names` as a list of `num_features` strings (None stays None), or an error naming it."""
+    if feature_names is None:
+        return None
+    if isinstance(feature_names, str) or not hasattr(feature_names, "__len__"):
+        raise TypeError(f"feature_names must be a list of names, got {type(feature_names).__name__}")
+    if len(feature_names) != num_features:
+        raise ValueError(f"feature_names has {len(feature_names)} names, the problem has {num_features} features")
+    return [str(name) for name in feature_names]
+
+
 def _problem_record(problem, feature_names) -> dict:
     """The problem's kind, parameters, feature names and data."""
     from ..formulations.depth_two_problem import DepthTwoProblem
 
     n, m = problem.X.shape
-    if feature_names is not None:
-        feature_names = [str(name) for name in feature_names]
-        if len(feature_names) != m:
-            raise ValueError(f"feature_names has {len(feature_names)} names, the problem has {m} features")
+    feature_names = check_feature_names(feature_names, m)
     if isinstance(problem, DepthTwoProblem):
         params = {"kind": "depth_two", "shape": problem.shape.name, "max_terms": problem.max_terms,
                   "max_literals_per_term": problem.max_literals_per_term, "max_complexity": problem.max_complexity,
