@@ -10,6 +10,7 @@ import highspy
 import numpy as np
 import pandas as pd
 import pytest
+from ommx.artifact import Artifact
 
 from boolrules import cli
 from boolrules.backends import Result
@@ -21,6 +22,7 @@ from boolrules.formats import (
     PROBLEM_FORMATS,
     QUBO_FORMATS,
     load_qubo_file,
+    sidecar_path,
 )
 
 CONFIGS = Path(__file__).resolve().parents[1] / "examples" / "configs"
@@ -282,13 +284,23 @@ def test_export_offers_every_format_the_library_writes():
 @pytest.mark.parametrize("name", OFFERED)
 def test_export_round_trips(capsys, csv, tmp_path, name):
     content, fmt = ("model", name) if name in PROBLEM_FORMATS else ("qubo", name.removeprefix("qubo-"))
+    content = "model" if fmt == "cqm" else content  # a CQM file holds the ILP, not its QUBO
     path = tmp_path / f"problem.{name}"
     argv = ["export", "--csv", csv, "--label", "churn", "--operator", "AtLeast", "--max-num-literals", "2",
             "--max-samples", "30", "--format", name, "--output", str(path)]
     result = run_json(capsys, argv)
     assert result["path"] == str(path) and result["content"] == content and result["format"] == name
     assert path.is_file() and path.stat().st_size == result["bytes"] > 0
-    if content == "model":
+    sidecar = json.loads(Path(result["sidecar"]).read_text())
+    assert result["sidecar"] == str(sidecar_path(path)) and sorted(tmp_path.iterdir()) == [path, sidecar_path(path)]
+    assert (sidecar["file"], sidecar["format"], sidecar["content"]) == (path.name, fmt, content)
+    assert len(sidecar["variables"]) == result["num_variables"]
+    assert len(sidecar["problem"]["feature_names"]) == sidecar["problem"]["data"]["num_features"]
+    if content == "model" and fmt == "ommx":
+        instance = Artifact.load_archive(str(path)).instance
+        assert len(instance.decision_variables) == result["num_variables"]
+        assert len(instance.constraints) >= result["num_constraints"]  # a row bounded on both sides is two
+    elif content == "model" and fmt != "cqm":
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
         assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
@@ -303,7 +315,8 @@ def test_export_round_trips(capsys, csv, tmp_path, name):
         assert path.read_text().startswith("OPENQASM 3")
         assert f"qubit[{result['num_variables']}]" in path.read_text()
     assert main(argv) == 0
-    assert capsys.readouterr().out.startswith(f"wrote {path} ({name}, ")
+    out = capsys.readouterr().out
+    assert out.startswith(f"wrote {path} ({name}, ") and f"and its sidecar {sidecar_path(path)}" in out
 
 
 def test_export_qubo_options(capsys, csv, tmp_path):

@@ -9,6 +9,7 @@ Rules (`boolrules.rules`) are learned by a native simulated-annealing search
 from .data import QuantileBinarizer
 from .datasets import Dataset, load_csv, load_dataset
 from .depth_one_classifier import DepthOneClassifier
+from .formats import load_problem
 from .localsearch import RuleClassifier
 from .rules import (
     And,
@@ -47,5 +48,6 @@ __all__ = [
     "from_json",
     "load_csv",
     "load_dataset",
+    "load_problem",
     "parse",
 ]

@@ -1,5 +1,5 @@
 """The `boolrules` command line: learn rules, and solve, inspect or export depth-one problems
-(inspect depth-two ones too).
+(inspect depth-two ones too), and decode samples of an export solved elsewhere.
 
 Exit status: 0 success, 1 a solver or backend failed at run time, 2 bad usage or bad input,
 130 interrupted. Errors are one line on stderr, `boolrules: error: ...`, without a traceback.
@@ -21,7 +21,7 @@ from .backends import Backend, backend_names
 from .backends.base import unseeded
 from .backends.config import backend_from_spec, load_backend
 from .datasets import DATASETS, Dataset, load_csv, load_dataset
-from .formats import PROBLEM_FORMATS, QUBO_FORMATS
+from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path
 from .formulations import depth_one, depth_two
 from .formulations.qubo_problem import PENALTY_MODES
 from .localsearch.oracle import POLICIES
@@ -401,22 +401,55 @@ def _export(args) -> int:
         step(f"writing {args.format}")
         with _running(f"writing {args.format}"):
             try:
-                written = (problem if content == "model" else qubo).export(path, fmt)
+                written = (problem if content == "model" else qubo).export(path, fmt, data.feature_names)
             except OSError as err:  # the file cannot be written there: bad input, not a failed solver
                 raise UsageError(f"--output: {err}") from err
     if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO
+        content = "model"
         sizes = {"num_variables": problem.num_variables, "num_constraints": problem.num_constraints}
         what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
     else:
         sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions}
         what = (f"the {problem.label} QUBO: {sizes['num_variables']} variables, {sizes['num_interactions']} "
                 f"interactions")
+    sidecar = sidecar_path(written)
     result = {**_data_info(data, args), "problem_rows": len(rows), "path": str(written), "format": args.format,
-              "content": content, "bytes": written.stat().st_size, **sizes}
+              "content": content, "bytes": written.stat().st_size, "sidecar": str(sidecar), **sizes}
     if args.json:
         _print_json(result)
         return 0
     print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {len(rows)} rows of {data.name}")
+    print(f"and its sidecar {sidecar} (`boolrules decode {sidecar} SAMPLES` decodes answers)")
+    return 0
+
+
+def _decode(args) -> int:
+    loaded = load_problem(args.sidecar)
+    try:
+        samples = json.load(sys.stdin) if args.samples == "-" else json.loads(Path(args.samples).read_text())
+    except (ValueError, RecursionError) as err:
+        raise UsageError(f"SAMPLES: {args.samples} is not JSON: {err}") from None
+    decoding = loaded.decode(samples)
+    names = loaded.feature_names
+    result = {"problem": loaded.problem.label, "file": loaded.sidecar["file"], "format": loaded.format,
+              **decoding.to_dict(names)}
+    if args.json:
+        _print_json(result)
+        return 0
+    r = decoding
+    what = "QUBO" if loaded.qubo is not None else "model"
+    print(f"problem:    {loaded.problem.label} {what} of {loaded.sidecar['file']} ({loaded.format}), "
+          f"{loaded.problem.num_samples} samples x {loaded.problem.num_features} features")
+    print(f"samples:    {r.num_samples} read, {r.num_distinct} distinct, {r.num_feasible} feasible; the best "
+          f"(lowest objective after repair) has energy {r.energy:.6g}")
+    judged = ("every row of the ILP" if loaded.qubo is None
+              else "the literal bounds and hard rows; η and slack not judged")
+    print(f"feasible:   {'yes' if r.feasible else 'no'} (the raw sample as it stands: {judged})")
+    raw = "none (its k exceeds its literals)" if r.raw_rule is None else (
+        f"{r.raw_rule.to_str(names)}  objective {r.raw_objective:.6g}")
+    print(f"raw rule:   {raw}")
+    print(f"rule:       {r.rule.to_str(names)}  objective {r.objective:.6g}  (repaired to the literal bounds, "
+          "best k)")
     return 0
 
 
@@ -607,6 +640,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", required=True, choices=list(EXPORT_FORMATS), help="the file format")
     export.add_argument("--output", "-o", required=True, metavar="PATH", help="the file to write")
     export.set_defaults(func=_export)
+
+    decode = sub.add_parser("decode", epilog=EPILOG,
+                            help="decode samples solved elsewhere, with an export's sidecar",
+                            description="Rebuild the problem an export's sidecar (FILE.boolrules.json) describes "
+                                        "and decode samples of that file: print the best one's rule, its objective, "
+                                        "whether the raw sample was feasible, and the repaired rule.")
+    decode.add_argument("sidecar", metavar="SIDECAR", help="the sidecar written beside the exported file")
+    decode.add_argument("samples", metavar="SAMPLES",
+                        help="a JSON file ('-': standard input): a dict {variable: value}, a list of them, a "
+                             "bitstring or a list of bitstrings (file order: the first character is variable 0), "
+                             "a dimod SampleSet (to_serializable), or Qiskit counts {\"0101...\": n} "
+                             "(little-endian as Qiskit prints them: the last character is variable 0)")
+    decode.add_argument("--json", action="store_true", help="print one JSON object")
+    decode.set_defaults(func=_decode)
 
     datasets = sub.add_parser("datasets", parents=[p["common"]], epilog=EPILOG,
                               help="list the datasets `--dataset` accepts",

@@ -42,3 +42,16 @@ def test_a_failed_rename_leaves_no_file(tmp_path, problem, monkeypatch):
     with pytest.raises(PermissionError):
         problem.export(tmp_path / "model.mps", "mps")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_sidecar_leaves_neither_file(tmp_path, qubo, monkeypatch):
+    path = tmp_path / "qubo.json"
+    path.write_text("the previous export")
+
+    def fail(*args):
+        raise RuntimeError("no sidecar today")
+
+    monkeypatch.setattr(files, "qubo_sidecar", fail)
+    with pytest.raises(RuntimeError, match="no sidecar today"):
+        qubo.export(path, "json")
+    assert path.read_text() == "the previous export" and list(tmp_path.iterdir()) == [path]

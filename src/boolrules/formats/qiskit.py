@@ -9,14 +9,15 @@ from __future__ import annotations
 import dimod
 import numpy as np
 import scipy.sparse as sp
-from qiskit import QuantumCircuit
+from qiskit import ClassicalRegister, QuantumCircuit
+from qiskit.circuit import Parameter
 from qiskit.circuit.library import qaoa_ansatz
 from qiskit.quantum_info import PauliList, SparsePauliOp
 from qiskit_optimization import QuadraticProgram
 
 from ..validation import check_integer
 
-__all__ = ["ising_operator", "qaoa_circuit", "quadratic_program"]
+__all__ = ["ising_operator", "measured_qaoa_circuit", "qaoa_circuit", "quadratic_program"]
 
 
 def quadratic_program(bqm: dimod.BinaryQuadraticModel, names=None) -> QuadraticProgram:
@@ -55,3 +56,16 @@ def qaoa_circuit(qubo, reps: int = 1) -> QuantumCircuit:
     """The parameterised QAOA ansatz (β, γ free) of the QUBO's Ising operator; qubit i = `qubo.labels[i]`."""
     operator, _ = ising_operator(qubo.bqm, qubo.labels)
     return qaoa_ansatz(operator, reps=check_integer(reps, "reps", 1))
+
+
+def measured_qaoa_circuit(qubo, reps: int = 1) -> QuantumCircuit:
+    """`qaoa_circuit` with parameters named `beta_0`, `gamma_0`, ... (OpenQASM identifiers, where
+    β[0] would be written `_β_0_`) and every qubit measured into bit register `c` (c[i] = qubit i,
+    so a Qiskit counts key reads variable 0 at its right end)."""
+    circuit = qaoa_circuit(qubo, reps)
+    names = {"β": "beta", "γ": "gamma"}
+    circuit = circuit.assign_parameters(
+        {p: Parameter(f"{names[p.vector.name]}_{p.index}") for p in circuit.parameters})
+    circuit.add_register(ClassicalRegister(circuit.num_qubits, "c"))
+    circuit.measure(range(circuit.num_qubits), range(circuit.num_qubits))
+    return circuit

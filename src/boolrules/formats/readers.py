@@ -8,6 +8,8 @@ from pathlib import Path
 
 import dimod
 import numpy as np
+import scipy.io
+import scipy.sparse as sp
 
 from .dimod_files import check_pairs, finite, labels_from_json, read_bqm, read_cqm
 
@@ -143,5 +145,72 @@ def _load_lp(path: Path):
     return _checked_bqm(dimod.BinaryQuadraticModel(objective.linear, objective.quadratic, objective.offset, "BINARY"))
 
 
+def _matrix_bqm(Q, offset) -> dimod.BinaryQuadraticModel:
+    """x Q x + offset (Q square; a bias on both sides of the diagonal counts twice) as a BINARY BQM."""
+    Q = Q.tocoo()
+    if Q.ndim != 2 or Q.shape[0] != Q.shape[1]:
+        raise ValueError(f"the matrix must be square, got shape {Q.shape}")
+    data = finite(Q.data, "matrix entries")
+    diagonal = Q.row == Q.col
+    linear = np.zeros(Q.shape[0])
+    np.add.at(linear, Q.row[diagonal], data[diagonal])
+    u, v = Q.row[~diagonal].astype(np.int64), Q.col[~diagonal].astype(np.int64)
+    pairs, index = np.unique(np.column_stack([np.minimum(u, v), np.maximum(u, v)]), axis=0, return_inverse=True)
+    biases = np.bincount(index.ravel(), weights=data[~diagonal], minlength=len(pairs))
+    return dimod.BinaryQuadraticModel.from_numpy_vectors(
+        linear, (pairs[:, 0], pairs[:, 1], biases), finite([offset], "offset")[0], "BINARY")
+
+
+def _load_npz(path: Path):
+    """SciPy's sparse `.npz` (read without unpickling); the file has no offset, its sidecar has."""
+    from .sidecar import read_sidecar, sidecar_path
+
+    if not sidecar_path(path).is_file():
+        raise ValueError(f"a matrix file holds no offset; its sidecar {sidecar_path(path).name} is missing")
+    return _matrix_bqm(sp.load_npz(path), read_sidecar(sidecar_path(path))["offset"])
+
+
+def _load_mtx(path: Path):
+    """Matrix Market, with the offset from its comment line `% offset NUMBER` (0 without one)."""
+    if not path.read_bytes().endswith(b"\n"):
+        raise ValueError("it does not end with a line break: it is cut short")
+    offset = 0.0
+    with open(path, "rb") as lines:
+        for line in lines:
+            if not line.startswith(b"%"):
+                break
+            fields = line.lstrip(b"%").split()
+            if fields[:1] == [b"offset"]:
+                if len(fields) != 2:
+                    raise ValueError(f"expected a comment '% offset NUMBER', got {line.decode(errors='replace')!r}")
+                offset = float(fields[1])
+    return _matrix_bqm(sp.coo_matrix(scipy.io.mmread(path)), offset)
+
+
+def _load_ommx(path: Path):
+    """An OMMX artifact archive holding an unconstrained binary instance (read by OMMX itself)."""
+    from ommx.artifact import Artifact
+
+    size = path.stat().st_size
+    with open(path, "rb") as data:
+        data.seek(max(size - 1024, 0))
+        end = data.read()
+    if size % 512 or len(end) < 1024 or end.count(0) != 1024:  # a tar archive ends with two zero blocks
+        raise ValueError("it is cut short: an OMMX archive (tar) ends with two zero blocks")
+    try:
+        instance = Artifact.load_archive(str(path)).instance
+    except RuntimeError as err:  # OMMX reports a bad archive as a RuntimeError with a Rust backtrace
+        raise ValueError(f"OMMX cannot read it: {str(err).splitlines()[0]}") from None
+    if instance.constraints:
+        raise ValueError(f"it has {len(instance.constraints)} constraints; a QUBO has none")
+    try:
+        terms, offset = instance.as_qubo_format()
+    except RuntimeError as err:
+        raise ValueError(f"it is no QUBO: {err}") from None
+    bqm = dimod.BinaryQuadraticModel.from_qubo(terms, offset)
+    bqm.add_linear_from({v.id: 0.0 for v in instance.decision_variables})  # variables without a bias
+    return _checked_bqm(bqm)
+
+
 READERS = {"bqm": _load_bqm, "json": _load_json, "ising": _load_ising, "qubo": _load_qbsolv, "lp": _load_lp,
-           "cqm": _load_cqm}
+           "cqm": _load_cqm, "npz": _load_npz, "mtx": _load_mtx, "ommx": _load_ommx}

@@ -61,3 +61,18 @@ class ModelProblem:
     def values_from_vector(self, x: np.ndarray) -> dict:
         """The values of the rule's blocks (`layout.value_blocks`) in a vector over the standard form's columns."""
         return ToStandardForm().invert(x, self.standard_form)
+
+    def feasible(self, x, sample_rows: bool = True, tol: float = 1e-6) -> np.ndarray:
+        """Per point of `x` (rows over the standard form's columns): integral, within its variable
+        bounds, and within every row's bounds (the sample rows only when `sample_rows`: a QUBO
+        without η keeps them as soft penalties)."""
+        form = self.standard_form
+        x = np.atleast_2d(np.asarray(x, dtype=float))
+        if x.shape[1] != form.num_vars:
+            raise ValueError(f"x has {x.shape[1]} columns, the standard form has {form.num_vars}")
+        body = (form.A @ x.T).T
+        rows = (body >= form.lower - tol) & (body <= form.upper + tol)
+        checked = np.ones(len(form.lower), dtype=bool) if sample_rows else form.row_sample < 0
+        return (np.all(np.abs(x - np.round(x)) <= tol, axis=1)
+                & np.all((x >= form.var_lower - tol) & (x <= form.var_upper + tol), axis=1)
+                & np.all(rows[:, checked], axis=1))

@@ -175,11 +175,11 @@ class DepthOneProblem(ModelProblem):
             f"<table><tr><th></th><th>block</th><th>count</th></tr>{rows}</table>"
         )
 
-    def export(self, path, format):
-        """Write the Pyomo model to `path` as "lp" or "mps" (`boolrules.formats`)."""
+    def export(self, path, format, feature_names=None):
+        """Write the model to `path` as "lp", "mps" or "ommx" (`boolrules.formats`), with its sidecar."""
         from ..formats import export_problem
 
-        return export_problem(self, path, format)
+        return export_problem(self, path, format, feature_names)
 
 
 def check_problem(problem, name: str = "problem") -> DepthOneProblem:

@@ -274,9 +274,9 @@ class QuboProblem:
         layout = self.form.slack
         return list(zip(self.form.row_names, layout.low.tolist(), layout.high.tolist()))
 
-    def export(self, path, format):
-        """Write the QUBO to `path` in one of `boolrules.formats.QUBO_FORMATS`."""
+    def export(self, path, format, feature_names=None):
+        """Write the QUBO to `path` in one of `boolrules.formats.QUBO_FORMATS`, with its sidecar."""
         from ..formats import export_qubo
 
-        return export_qubo(self, path, format)
+        return export_qubo(self, path, format, feature_names)
 

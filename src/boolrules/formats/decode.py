@@ -1,0 +1,209 @@
+"""Decode what comes back from a solver elsewhere: `load_problem(sidecar)` rebuilds the exported
+problem from its sidecar, and its `decode(samples)` gives the rule, its objective and whether the
+raw sample was feasible, through the problem's own decoding and repair (no second decoder).
+
+Samples may be a dict {variable: value} (the file's names), a list of such dicts, a bitstring or
+a list of bitstrings (file order, variables[0] first), rows of values in file order, a dimod
+`SampleSet` or its `to_serializable()` dict, or Qiskit counts {"0101...": n} (little-endian, as
+Qiskit prints them: variables[0] is the rightmost bit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import dimod
+import numpy as np
+
+from ..rules import Rule
+from .sidecar import read_sidecar, rebuild
+
+__all__ = ["DecodedSamples", "LoadedProblem", "load_problem"]
+
+_BITS = frozenset("01")
+
+
+@dataclass(frozen=True)
+class DecodedSamples:
+    """The best of the samples decoded: the one whose repaired rule has the lowest objective (ties:
+    lowest energy). `rule` and `objective` are what the problem's own decoding gives (repaired to
+    the literal bounds, with the best k); `raw_rule` is the sample's own selection as it came back
+    (None when it encodes no rule, e.g. k above its literals), `feasible` whether the raw sample is
+    a valid rule as it stands (a QUBO sample: every hard row and bound holds at its values, η and
+    slack not judged, as `QuboProblem` judges its samplers' answers; a model sample: every row of
+    the ILP), `energy` its energy in the file's model (offset included)."""
+
+    rule: Rule
+    objective: float
+    feasible: bool
+    raw_rule: Rule | None
+    raw_objective: float | None
+    energy: float
+    sample: dict
+    num_samples: int
+    num_distinct: int
+    num_feasible: int
+
+    def to_dict(self, feature_names=None) -> dict:
+        """JSON-ready: rules as text (named by `feature_names` when given) and as indices."""
+        def text(rule):
+            return None if rule is None else rule.to_str(feature_names)
+        return {"rule": text(self.rule), "rule_indices": str(self.rule), "objective": self.objective,
+                "feasible": self.feasible, "raw_rule": text(self.raw_rule),
+                "raw_rule_indices": None if self.raw_rule is None else str(self.raw_rule),
+                "raw_objective": self.raw_objective, "energy": self.energy, "samples": self.num_samples,
+                "distinct_samples": self.num_distinct, "feasible_samples": self.num_feasible, "sample": self.sample}
+
+
+class LoadedProblem:
+    """An exported problem rebuilt from its sidecar: `problem`, `qubo` (None for a model file),
+    the file's `variables` in file order, `feature_names`, and `decode`."""
+
+    def __init__(self, sidecar: dict, path):
+        self.path = path
+        self.sidecar = sidecar
+        self.problem, self.qubo = rebuild(sidecar)
+        self.variables = list(sidecar["variables"])
+        self.feature_names = sidecar["problem"].get("feature_names")
+        self.format = sidecar["format"]
+        self._position = {name: i for i, name in enumerate(self.variables)}
+
+    def __repr__(self) -> str:
+        what = "QUBO" if self.qubo is not None else "model"
+        return (f"LoadedProblem({self.problem.label} {what}, {len(self.variables)} variables, "
+                f"{self.format} file {self.sidecar['file']!r})")
+
+    def samples(self, samples) -> tuple[np.ndarray, np.ndarray]:
+        """(rows of values in file order, occurrences of each row) from any accepted form of samples."""
+        rows, counts, spin = _rows(samples, self.variables, self._position, self.qubo is not None)
+        rows = np.asarray(rows, dtype=float)
+        if self.qubo is None:
+            return rows, counts
+        if spin is None:  # values given as numbers: spins for an Ising file
+            spin = self.sidecar["vartype"] == "SPIN"
+        allowed = (-1, 1) if spin else (0, 1)
+        if not np.isin(rows, allowed).all():
+            raise ValueError(f"sample values must be {' or '.join(map(str, allowed))} for this "
+                             f"{'SPIN' if spin else 'BINARY'} {self.format} file")
+        return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts
+
+    def decode(self, samples) -> DecodedSamples:
+        """The best of `samples` decoded (`DecodedSamples`); see the module for the forms samples take."""
+        rows, counts = self.samples(samples)
+        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+        occurrences = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))
+        problem = self.problem
+        if self.qubo is not None:
+            qubo = self.qubo
+            energies = np.atleast_1d(qubo.energy(unique))  # the same in the SPIN form of an Ising file
+            points = qubo.chain[1:].invert(unique, qubo.inverses[1:])
+            feasible = problem.feasible(points, sample_rows=False)
+            values = qubo.variable_values(unique)
+        else:
+            form = problem.standard_form
+            energies = unique @ form.c + form.c0
+            feasible = problem.feasible(unique)
+            values = [problem.values_from_vector(x) for x in unique]
+        rules = [problem.decode(problem.repair_values(v)) for v in values]
+        objectives = np.array([problem.objective(rule) for rule in rules])
+        best = int(np.lexsort((energies, objectives))[0])
+        try:
+            raw_rule = problem.decode(values[best])
+        except ValueError:  # the raw values encode no rule (k beyond the chosen literals)
+            raw_rule = None
+        sample = dict(zip(self.variables, unique[best].tolist()))
+        return DecodedSamples(
+            rule=rules[best], objective=float(objectives[best]), feasible=bool(feasible[best]), raw_rule=raw_rule,
+            raw_objective=None if raw_rule is None else problem.objective(raw_rule), energy=float(energies[best]),
+            sample={k: int(v) if float(v).is_integer() else v for k, v in sample.items()},
+            num_samples=int(round(occurrences.sum())), num_distinct=len(unique), num_feasible=int(feasible.sum()))
+
+
+def load_problem(sidecar) -> LoadedProblem:
+    """The problem an export describes, rebuilt from its sidecar (`FILE.boolrules.json`): an
+    object with `decode(samples)`. The rebuilt QUBO is checked against the sidecar."""
+    sidecar_dict = read_sidecar(sidecar)
+    try:
+        return LoadedProblem(sidecar_dict, sidecar)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{sidecar}: {err}") from err
+
+
+def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, bool | None]:
+    """(rows in file order, occurrences, spin?) where spin is known from the samples themselves
+    (a SampleSet's vartype, bitstrings: binary) or None."""
+    n = len(variables)
+    if isinstance(samples, dict) and samples.get("type") == "SampleSet":
+        try:
+            samples = dimod.SampleSet.from_serializable(samples)
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise ValueError(f"the samples are not a valid serialized dimod SampleSet: {err!r}") from None
+    if isinstance(samples, dimod.SampleSet):
+        if len(samples) == 0:
+            raise ValueError("the sample set is empty")
+        names = [str(v) for v in samples.variables]
+        _check_names(names, position)
+        order = [names.index(v) for v in variables]
+        spin = samples.vartype is dimod.SPIN if binary_file else None
+        return samples.record.sample[:, order].tolist(), samples.record.num_occurrences.astype(float), spin
+    if isinstance(samples, np.ndarray):
+        samples = np.atleast_2d(samples).tolist()
+    if isinstance(samples, str) or (isinstance(samples, list) and len(samples) == n and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in samples)):
+        samples = [samples]  # one sample
+    if isinstance(samples, dict):
+        if samples and _is_counts(samples, n):
+            if not binary_file:
+                raise ValueError("Qiskit counts are bitstrings over binary variables; a model file's samples are "
+                                 "{variable: value} dicts or a SampleSet")
+            return [[int(c) for c in reversed(key)] for key in samples], np.array(list(samples.values()), float), False
+        samples = [samples]
+    if not isinstance(samples, list) or not samples:
+        raise ValueError("samples must be a dict, a SampleSet, a bitstring or a non-empty list of samples; "
+                         f"got {type(samples).__name__}")
+    rows, spin = [], None
+    for i, item in enumerate(samples):
+        if isinstance(item, str):
+            if not binary_file:
+                raise ValueError("bitstrings are samples of binary variables; a model file's samples are "
+                                 "{variable: value} dicts or a SampleSet")
+            if len(item) != n or not set(item) <= _BITS:
+                raise ValueError(f"sample {i}: a bitstring of {n} characters 0 or 1 is expected, got {item[:40]!r}")
+            rows.append([int(c) for c in item])
+            spin = False
+        elif isinstance(item, dict):
+            names = [str(k) for k in item]
+            _check_names(names, position)
+            row = [None] * n
+            for name, value in zip(names, item.values()):
+                row[position[name]] = _number(value, f"sample {i}'s {name}")
+            rows.append(row)
+        elif isinstance(item, (list, tuple)) and len(item) == n:
+            rows.append([_number(value, f"sample {i}") for value in item])
+        else:
+            raise ValueError(f"sample {i} must be a dict, a bitstring or a list of {n} values, got {str(item)[:40]!r}")
+    return rows, np.ones(len(rows)), spin
+
+
+def _is_counts(samples: dict, n: int) -> bool:
+    """Qiskit counts: every key a bitstring of one bit per variable, every value a count >= 0."""
+    return all(isinstance(k, str) and len(k) == n and set(k) <= _BITS for k in samples) and all(
+        isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in samples.values())
+
+
+def _check_names(names, position) -> None:
+    unknown = [name for name in names if name not in position]
+    if unknown:
+        raise ValueError(f"the samples name {len(unknown)} variables the file does not have, e.g. {unknown[:3]}")
+    missing = set(position).difference(names)
+    if missing:
+        raise ValueError(f"the samples lack {len(missing)} of the file's variables, e.g. {sorted(missing)[:3]}")
+    if len(set(names)) != len(names):
+        raise ValueError("the samples name a variable twice")
+
+
+def _number(value, what: str) -> float:
+    number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    if not number or not np.isfinite(value):
+        raise ValueError(f"{what} must be a finite number, got {value!r}")
+    return float(value)

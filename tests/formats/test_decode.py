@@ -1,0 +1,172 @@
+"""The sidecar and `load_problem(...).decode`: every form of samples gives the same decoding, the
+rebuilt problem is the exported one, and bad sidecars or samples are refused clearly."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import dimod
+import numpy as np
+import pytest
+
+from boolrules import load_problem as top_level_load_problem
+from boolrules.cli import main
+from boolrules.formats import load_problem, sidecar_path
+from boolrules.formulations import depth_two
+
+from ..errors import assert_raises_clearly
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory, atleast_problem):
+    """`atleast_problem`'s QUBO with η written as qbsolv text (numbered variables), and its sidecar."""
+    qubo = atleast_problem.to_qubo(eta=True)
+    path = qubo.export(tmp_path_factory.mktemp("decode") / "q.qubo", "qubo", [f"x{j}" for j in range(4)])
+    return qubo, sidecar_path(path)
+
+
+@pytest.fixture(scope="module")
+def rows(exported):
+    qubo, _ = exported
+    return np.random.default_rng(5).integers(0, 2, (12, qubo.num_variables))
+
+
+def test_every_form_of_samples_decodes_alike(exported, rows):
+    qubo, side = exported
+    loaded = load_problem(side)
+    names = loaded.variables
+    bitstrings = ["".join(map(str, row)) for row in rows]
+    forms = {
+        "array": rows,
+        "bitstrings": bitstrings,
+        "dicts": [dict(zip(names, row.tolist())) for row in rows],
+        "rows": rows.tolist(),
+        "counts": {s[::-1]: 2 for s in bitstrings},  # Qiskit's order: variable 0 is the last character
+        "sampleset": dimod.SampleSet.from_samples((rows, [int(n) for n in names]), "BINARY", energy=0),
+        "serializable": dimod.SampleSet.from_samples((rows, names), "BINARY", energy=0).to_serializable(),
+    }
+    decodings = {form: loaded.decode(samples) for form, samples in forms.items()}
+    reference = min(qubo.objective(qubo.decode(row)) for row in rows)
+    for form, decoding in decodings.items():
+        assert decoding.objective == reference, form
+        assert decoding.sample == decodings["array"].sample, form
+    assert decodings["counts"].num_samples == 2 * len(rows) and decodings["array"].num_samples == len(rows)
+    one = loaded.decode(bitstrings[0])
+    assert one.rule == qubo.decode(rows[0]) and one.energy == pytest.approx(qubo.energy(rows[0]))
+
+
+def test_raw_and_repaired_rules(exported):
+    """A sample choosing three literals (above the bound of 2) is infeasible; its rule is repaired."""
+    qubo, side = exported
+    x = np.zeros(qubo.num_variables, dtype=int)
+    x[[qubo.labels.index(v) for v in ("b[0]", "b[1]", "bt[2]")]] = 1
+    decoding = load_problem(side).decode(x)
+    assert not decoding.feasible and len(decoding.raw_rule.literals()) == 3
+    assert decoding.rule == qubo.decode(x) and len(decoding.rule.literals()) <= 2
+    assert decoding.raw_objective == qubo.objective(decoding.raw_rule)
+
+
+def test_the_sidecar_rebuilds_the_problem(exported, atleast_problem):
+    qubo, side = exported
+    loaded = top_level_load_problem(side)
+    problem = loaded.problem
+    assert loaded.feature_names == ["x0", "x1", "x2", "x3"]
+    np.testing.assert_array_equal(problem.X, atleast_problem.X)
+    np.testing.assert_array_equal(problem.y, atleast_problem.y)
+    np.testing.assert_array_equal(problem.weights, atleast_problem.weights)
+    assert (problem.operator, problem.lam, problem.max_num_literals) == ("AtLeast", 0.05, 2)
+    assert loaded.qubo.bqm == qubo.bqm
+    sidecar = json.loads(side.read_text())
+    roles = sidecar["roles"]
+    assert [sidecar["labels"][i] for i in roles["eta"]] == [f"eta[{i}]" for i in range(12)]
+    assert all(sidecar["labels"][i].startswith("s[") for i in roles["slack"])
+    assert sidecar["offset"] == qubo.bqm.offset and not sidecar["offset_in_file"]
+
+
+def test_a_depth_two_qubo_round_trips(tmp_path):
+    X = np.random.default_rng(1).integers(0, 2, (6, 3))
+    problem = depth_two(X, np.array([0, 1, 1, 0, 1, 0]), "DNF", max_terms=2, max_literals_per_term=2, lam=0.1)
+    qubo = problem.to_qubo(eta=False)
+    loaded = load_problem(sidecar_path(qubo.export(tmp_path / "dnf.json", "json")))
+    assert loaded.qubo.bqm == qubo.bqm
+    rows = np.random.default_rng(2).integers(0, 2, (5, qubo.num_variables))
+    assert loaded.decode(rows).objective == min(qubo.objective(qubo.decode(row)) for row in rows)
+
+
+def test_cli_decode_prints_rule_objective_and_feasibility(capsys, exported, rows, tmp_path):
+    qubo, side = exported
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(["".join(map(str, row)) for row in rows]))
+    assert main(["decode", str(side), str(answer)]) == 0
+    out = capsys.readouterr().out
+    best = load_problem(side).decode(rows)
+    assert f"rule:       {best.rule.to_str(['x0', 'x1', 'x2', 'x3'])}  objective {best.objective:.6g}" in out
+    assert f"feasible:   {'yes' if best.feasible else 'no'}" in out and "raw rule:" in out
+    assert "12 read, 12 distinct" in out
+
+
+@pytest.mark.parametrize("samples, names", [
+    ("0101", ["bitstring of", "characters 0 or 1"]),
+    ({"0": 1}, ["lack", "of the file's variables"]),
+    ([{"nope": 1}], ["name 1 variables the file does not have", "nope"]),
+    ([[2] * 3], ["sample 0", "must be a dict, a bitstring or a list of"]),
+    (42, ["samples must be a dict"]),
+    ({"type": "SampleSet", "record": 1}, ["not a valid serialized dimod SampleSet"]),
+    ([], ["samples must be a dict"]),
+])
+def test_bad_samples_are_refused_clearly(exported, samples, names):
+    _, side = exported
+    assert_raises_clearly(ValueError, lambda: load_problem(side).decode(samples), *names)
+
+
+def test_values_outside_the_vartype_are_refused(exported):
+    qubo, side = exported
+    loaded = load_problem(side)
+    assert_raises_clearly(ValueError, lambda: loaded.decode([[2] * qubo.num_variables]), "must be 0 or 1")
+    assert_raises_clearly(ValueError, lambda: loaded.decode([["x"] * qubo.num_variables]), "must be a finite number")
+
+
+@pytest.mark.parametrize("edit, names", [
+    (lambda s: {**s, "boolrules_sidecar": 2}, ["is not a boolrules sidecar"]),
+    (lambda s: {k: v for k, v in s.items() if k != "roles"}, ["a sidecar has exactly the keys"]),
+    (lambda s: {**s, "labels": s["labels"][1:]}, ["variables and labels must be lists of as many names"]),
+    (lambda s: {**s, "problem": {**s["problem"], "data": {**s["problem"]["data"], "X": "AAAA"}}},
+     ["problem.data.X holds 3 bytes"]),
+    (lambda s: {**s, "problem": {**s["problem"], "lam": 0.5}}, ["other biases than its fingerprint"]),
+    (lambda s: {**s, "qubo": {**s["qubo"], "slack": "below"}}, ["other biases than its fingerprint"]),
+    (lambda s: {**s, "problem": {**s["problem"], "operator": "Xor"}}, ["Xor"]),
+])
+def test_bad_sidecars_are_refused_clearly(tmp_path, exported, edit, names):
+    _, side = exported
+    bad = tmp_path / "bad.boolrules.json"
+    bad.write_text(json.dumps(edit(json.loads(side.read_text()))))
+    assert_raises_clearly(ValueError, lambda: load_problem(bad), "bad.boolrules.json", *names)
+
+
+def test_cli_decode_errors_exit_2(capsys, tmp_path, exported):
+    _, side = exported
+    answer = tmp_path / "answer.json"
+    answer.write_text("{not json")
+    assert main(["decode", str(side), str(answer)]) == 2
+    assert "is not JSON" in capsys.readouterr().err
+    assert main(["decode", str(tmp_path / "missing.json"), str(answer)]) == 2
+    assert "no such sidecar" in capsys.readouterr().err
+
+
+def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, exported, rows):
+    qubo, side = exported
+    counts = {"".join(map(str, row))[::-1]: 3 for row in rows}  # Qiskit counts, as a user pipes them in
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(counts)))
+    assert main(["decode", str(side), "-", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["objective"] == min(qubo.objective(qubo.decode(row)) for row in rows)
+    assert {"rule", "objective", "feasible", "raw_rule", "energy"} <= set(result) and result["samples"] == 36
+
+
+def test_feature_names_are_checked_before_anything_is_written(tmp_path, atleast_qubo):
+    assert_raises_clearly(ValueError, lambda: atleast_qubo.export(tmp_path / "q.bqm", "bqm", ["a", "b"]),
+                          "feature_names has 2 names", "4 features")
+    assert_raises_clearly(TypeError, lambda: atleast_qubo.problem.export(tmp_path / "m.lp", "lp", "abcd"),
+                          "feature_names must be a list")
+    assert list(tmp_path.iterdir()) == []
