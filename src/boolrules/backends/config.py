@@ -6,6 +6,7 @@ the problem (`DepthOneProblem.to_qubo`; defaults per backend, e.g. sa: no η, ca
     [backend]
     name = "sa"
     num_reads = 200
+    polish = false      # QUBO backends: report the repaired rule, untouched by native swaps (default true)
 
     [qubo]              # QUBO backends only
     eta = false
@@ -47,6 +48,7 @@ from ..formulations.qubo_problem import check_compile_option
 from .base import Backend, backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
+    DECODE_DEFAULTS,
     Preset,
     SamplerBackend,
     check_sampler_options,
@@ -94,7 +96,8 @@ def _check(config: _Config) -> None:
             check(config.name, dict(config.options))
             return
         _check_init(sampler_class(config.sampler), config.init)
-        sample_options = [k for k in config.options if k not in COMPILE_DEFAULTS]  # names are the sampler's to check
+        # the other names are the sampler's to check
+        sample_options = [k for k in config.options if k not in {**COMPILE_DEFAULTS, **DECODE_DEFAULTS}]
         check_sampler_options(config.sampler, config.options, sample_options)
     except (ValueError, TypeError) as err:
         raise ValueError(f"{config.path}: [backend] {config.label}: {err}") from err
