@@ -48,7 +48,6 @@ from ..formulations.qubo_problem import check_compile_option
 from .base import Backend, backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
-    DECODE_DEFAULTS,
     Preset,
     SamplerBackend,
     check_sampler_options,
@@ -96,8 +95,7 @@ def _check(config: _Config) -> None:
             check(config.name, dict(config.options))
             return
         _check_init(sampler_class(config.sampler), config.init)
-        # the other names are the sampler's to check
-        sample_options = [k for k in config.options if k not in {**COMPILE_DEFAULTS, **DECODE_DEFAULTS}]
+        sample_options = [k for k in config.options if k not in COMPILE_DEFAULTS]  # names are the sampler's to check
         check_sampler_options(config.sampler, config.options, sample_options)
     except (ValueError, TypeError) as err:
         raise ValueError(f"{config.path}: [backend] {config.label}: {err}") from err
