@@ -108,6 +108,20 @@ def test_ilp_and_native_results_are_their_own_solution_as_is(problem):
     assert failed.stage is None and failed.stages == {}
 
 
+def test_leap_cqm_says_when_it_repaired():
+    from boolrules.backends.dwave import LeapCqmBackend
+
+    from ..fakes import FakeCqmSampler
+
+    problem = depth_one(*planted(Or(Literal(0), Literal(1)), 16, 3, 0), "AtLeast", max_num_literals=2)
+    everything = np.ones(len(problem.standard_form.var_names))  # every literal, both polarities: infeasible
+    repaired = LeapCqmBackend(sampler=FakeCqmSampler(problem, [everything], include_optimum=False)).solve(problem)
+    assert repaired.stage == "repaired" and repaired.stages["raw"] == Stage(None, None, False)
+    assert repaired.stages["repaired"] == Stage(repaired.rule, repaired.objective, True)
+    as_is = LeapCqmBackend(sampler=FakeCqmSampler(problem, [everything])).solve(problem)
+    assert as_is.stage == "raw" and list(as_is.stages) == ["raw"]
+
+
 @pytest.mark.parametrize("name", ["highs", "native"])
 def test_backends_that_do_not_polish_refuse_the_option(name):
     assert "polish" not in get_backend(name).capabilities
