@@ -97,7 +97,8 @@ class Backend(ABC):
        TypeError naming the option), and keep the defaults with the checked constructor
        options in `self._options`;
     3. implement `solve`: `check_problem(problem)`, `options = self.call_options(options)`, solve,
-       decode, and return a `Result` (an error `Result` for whatever fails while solving);
+       decode, and return a `Result` (an error `Result` for whatever fails while solving; its
+       `stages` when the rule is not the solver's answer as it stands, e.g. repaired);
     4. `register_backend(name, make, check)` where `make(name, **options)` builds it and
        `check(name, options)` checks options without building it (no client, no credentials);
     5. add `name: module` to `BACKEND_MODULES`.
