@@ -65,7 +65,8 @@ def test_polish_false_reports_the_repaired_rule_where_polish_would_change_it(pro
         result = backend.solve(problem, **options)
         np.testing.assert_array_equal(result.raw.record.sample, polished.raw.record.sample)  # the same samples
         assert result.stage == "repaired" and list(result.stages) == ["raw", "repaired"]
-        assert (result.rule, result.objective) == (polished.stages["repaired"].rule, polished.stages["repaired"].objective)
+        repaired = polished.stages["repaired"]
+        assert (result.rule, result.objective) == (repaired.rule, repaired.objective)
         assert "polish" not in result.timing and "polished" not in result.message
         assert result.message.endswith("(the rule)") and "repaired" in result.message.split(";")[-1]
 
@@ -97,7 +98,8 @@ def test_the_exact_backend_and_depth_two_problems_take_polish(problem):
     for polish in (True, False):
         result = get_backend("sa", polish=polish, **FEW_SWEEPS).solve(two)
         assert result.stage == ("polished" if polish else "repaired")
-        assert all(s.rule is None or s.objective == pytest.approx(two.objective(s.rule)) for s in result.stages.values())
+        for stage in result.stages.values():
+            assert stage.rule is None or stage.objective == pytest.approx(two.objective(stage.rule))
 
 
 def test_ilp_and_native_results_are_their_own_solution_as_is(problem):

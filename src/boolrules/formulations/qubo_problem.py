@@ -70,6 +70,7 @@ class Decoding(NamedTuple):
 
     @property
     def best(self) -> Stage:
+        """The last stage itself."""
         return self.stages[self.stage]
 
 
