@@ -20,7 +20,7 @@ section 3 evaluates as "calibrated"):
    only reported as ratios within this run (a shared 2-core machine).
 2. **Penalty calibration** on `--cal-seeds` subproblems (different seeds from section 3): the
    explicit grid of (soft, hard) multipliers per eta, via `q.with_penalties` (compiled once);
-   the cell with the lowest mean excess error of the raw decode (best repaired sample, no
+   the cell with the lowest mean excess error of the repaired decode (best repaired sample, no
    polish: the penalties' own quality) is what section 3 evaluates as "calibrated", passed as
    explicit penalties (the script says whether `qubo_problem.CALIBRATED`, the library's
    `penalty="calibrated"`, already holds it). The polished decode's excess is shown beside every
@@ -31,9 +31,11 @@ section 3 evaluates as "calibrated"):
    weights of the full data restricted to the rows (the non-local oracle's move size), Or and
    AtLeast, m' = 4, min_num_literals = 1. HiGHS (threads=1, 30 s limit) gives the optimum; `sa`
    (the steps of `get_backend("sa", num_reads, num_sweeps, seed=subproblem seed, eta,
-   penalty).solve`) with and without eta, penalty "sufficient" and "calibrated", each decoded
-   raw (`decode_best(polish=False)`) and polished (`decode_best`'s default, native literal swaps
-   after the repair) from the same samples. Reported: mean objective/optimum over
+   penalty).solve`) with and without eta, penalty "sufficient" and "calibrated", each stage of
+   `QuboProblem.decode_stages` from the same samples (`Result.stages`): *raw*, the lowest-energy
+   sample as it stands (how often it is feasible, and its objective where it is), *repaired*
+   (the best repaired sample: what `polish=False` returns) and *polished* (then native literal
+   swaps, the default). Reported: the share of feasible samples, mean objective/optimum over
    subproblems with optimum > 0, mean excess error (objective - optimum) / total weight over
    all, how often the optimum is hit, and seconds per solve beside HiGHS's (each solve on a
    freshly built problem; times include the standard form, compiling and decoding).
@@ -276,25 +278,35 @@ def cell_penalties(problem, cell) -> dict:
     return {"soft": penalties.soft, "hard": penalties.hard}
 
 
-def sa_solve(problem, eta, penalty, reads, sweeps, seed):
-    """`get_backend("sa", ...).solve(problem)` step by step, decoded both ways from the same samples:
-    (raw objective, polished objective, seconds without polish, seconds with polish). Raw = the best
-    repaired sample (`decode_best(polish=False)`); polished = `decode_best`'s default, which then
-    applies native literal swaps (`repair.polish`)."""
+def sa_solve(problem, eta, penalty, reads, sweeps, seed) -> dict:
+    """`get_backend("sa", ...).solve(problem)` step by step, every stage from the same samples
+    (`QuboProblem.decode_stages`): the objective of the raw stage (None when the lowest-energy
+    sample is infeasible), of the repaired and the polished one, the share of feasible samples,
+    and seconds per solve without polish (compile, sample, decode: what polish=False costs) and with it."""
     start = time.perf_counter()
     qubo = problem.to_qubo(eta=eta, penalty=penalty)
     samples = SimulatedAnnealingSampler().sample(qubo.bqm, num_reads=reads, num_sweeps=sweeps, seed=seed)
-    sampled = time.perf_counter()
-    _, raw = qubo.decode_best(samples, polish=False)
-    raw_s = time.perf_counter() - start
-    decode_start = time.perf_counter()
-    _, polished = qubo.decode_best(samples, polish=True)
-    return raw, polished, raw_s, sampled - start + time.perf_counter() - decode_start
+    sampled = time.perf_counter() - start
+    decoding = qubo.decode_stages(samples)
+    unpolished = sampled + decoding.seconds["decode"]
+    return {**{name: stage.objective for name, stage in decoding.stages.items()},
+            "feasible": decoding.feasible / decoding.num_samples,
+            "repaired_s": unpolished, "polished_s": unpolished + decoding.seconds["polish"]}
+
+
+def raw_scores(runs, optima, totals) -> dict:
+    """`scores` of the raw stage over the subproblems whose lowest-energy sample was feasible; `feasible`
+    counts them, `samples` is the mean share of feasible samples."""
+    kept = [i for i, run in enumerate(runs) if run["raw"] is not None]
+    out = {"ratio": float("nan"), "hits": 0, "excess": float("nan")}
+    if kept:
+        out = scores([runs[i]["raw"] for i in kept], [optima[i] for i in kept], [totals[i] for i in kept])
+    return {**out, "feasible": len(kept), "samples": float(np.mean([run["feasible"] for run in runs]))}
 
 
 def calibrate(data, weights, args, grid):
     """Section 2: every grid cell on the calibration subproblems; returns the best (soft, hard) per eta
-    by the raw decode (the penalties' own quality), showing the polished decode beside it."""
+    by the repaired decode (the penalties' own quality), showing the polished decode beside it."""
     sampler = SimulatedAnnealingSampler()
     print("## 2. Penalty calibration (sets `CALIBRATED`)\n")
     print(f"Calibration set: seeds {args.cal_seeds} x (Or, AtLeast) = {2 * len(args.cal_seeds)} subproblems of "
@@ -303,8 +315,9 @@ def calibrate(data, weights, args, grid):
           "numbers); each QUBO compiled once per η and re-weighted with `with_penalties`. Cell (s, h) = "
           "`{'soft': s, 'hard': h × mean sample weight}`. *excess* = mean (objective − optimum) / total weight; "
           "*ratio* = mean objective / optimum over subproblems with optimum > 0. Each cell shows the excess of the "
-          "raw decode (best repaired sample, `decode_best(polish=False)`) / of the polished decode (`decode_best`'s "
-          "default: then native literal swaps); the choice (bold) is the lowest raw excess, ties broken by raw ratio. "
+          "repaired decode (best repaired sample, `decode_stages`' repaired stage: what polish=False returns) / of the "
+          "polished decode (then native literal swaps, the default); the choice (bold) is the lowest repaired excess, "
+          "ties broken by repaired ratio. "
           "The grid is the issue's, extended by one step where a first run's winners sat on its edge (hard 0.5 "
           "without η; soft 1.01 and 2, hard 1 with η). Without η (λ = 0) the QUBO is all penalty, so scaling both "
           "weights scales the BQM and sa's automatic schedule with it: only hard / soft matters, and cells on a "
@@ -324,31 +337,32 @@ def calibrate(data, weights, args, grid):
                 for soft, hard in grid[eta]:
                     q = qubo.with_penalties(cell_penalties(problem, (soft, hard)))
                     samples = sampler.sample(q.bqm, num_reads=args.num_reads, num_sweeps=args.num_sweeps, seed=seed)
-                    raw, polished = cells[eta][(soft, hard)]
-                    raw.append(q.decode_best(samples, polish=False)[1])
-                    polished.append(q.decode_best(samples, polish=True)[1])
+                    repaired, polished = cells[eta][(soft, hard)]
+                    stages = q.decode_stages(samples).stages
+                    repaired.append(stages["repaired"].objective)
+                    polished.append(stages["polished"].objective)
     print(f"HiGHS statuses on the calibration set: {status_counts(statuses)}.\n")
     best = {}
     for eta in (False, True):
-        raw = {cell: scores(objs[0], optima, totals) for cell, objs in cells[eta].items()}
+        repaired = {cell: scores(objs[0], optima, totals) for cell, objs in cells[eta].items()}
         polished = {cell: scores(objs[1], optima, totals) for cell, objs in cells[eta].items()}
-        best[eta] = min(raw, key=lambda cell: (raw[cell]["excess"], raw[cell]["ratio"]))
+        best[eta] = min(repaired, key=lambda cell: (repaired[cell]["excess"], repaired[cell]["ratio"]))
         best_polished = min(polished, key=lambda cell: (polished[cell]["excess"], polished[cell]["ratio"]))
         softs = sorted({s for s, _ in grid[eta]})
         hards = sorted({h for _, h in grid[eta]})
-        print(f"{'With' if eta else 'Without'} η: mean excess, raw / polished; rows soft s, columns hard h.\n")
+        print(f"{'With' if eta else 'Without'} η: mean excess, repaired / polished; rows soft s, columns hard h.\n")
         print("| soft \\ hard | " + " | ".join(f"{h:g}" for h in hards) + " |")
         print("|---:|" + "---:|" * len(hards))
         for s in softs:
             out = []
             for h in hards:
                 mark = "**" if (s, h) == best[eta] else ""
-                out.append("" if (s, h) not in raw else
-                           f"{mark}{raw[(s, h)]['excess']:.4f}{mark} / {polished[(s, h)]['excess']:.4f}")
+                out.append("" if (s, h) not in repaired else
+                           f"{mark}{repaired[(s, h)]['excess']:.4f}{mark} / {polished[(s, h)]['excess']:.4f}")
             print(f"| {s:g} | " + " | ".join(out) + " |")
-        t, p = raw[best[eta]], polished[best[eta]]
+        t, p = repaired[best[eta]], polished[best[eta]]
         tp = polished[best_polished]
-        print(f"\nChosen {'with' if eta else 'without'} η: soft {best[eta][0]:g}, hard {best[eta][1]:g} — raw: excess "
+        print(f"\nChosen {'with' if eta else 'without'} η: soft {best[eta][0]:g}, hard {best[eta][1]:g} — repaired: excess "
               f"{t['excess']:.4f}, ratio {t['ratio']:.3f} ({t['positive']} subproblems with optimum > 0), optimum hit "
               f"{t['hits']}/{t['n']}; polished: excess {p['excess']:.4f}, ratio {p['ratio']:.3f}, hit "
               f"{p['hits']}/{p['n']}. Best cell by the polished decode: soft {best_polished[0]:g}, hard "
@@ -367,9 +381,11 @@ def evaluate(data, weights, args, best):
     print(f"Evaluation set: seeds {args.eval_seeds[0]}..{args.eval_seeds[-1]} ({len(args.eval_seeds)} per operator), "
           f"{SUBPROBLEM_ROWS} Breast Cancer rows each, weights = full-data balanced weights of the rows, m' = 4, min 1. "
           f"sa = what `get_backend('sa', num_reads={args.num_reads}, num_sweeps={args.num_sweeps}, seed=subproblem "
-          "seed, eta, penalty).solve(problem)` does (compile, `SimulatedAnnealingSampler`, `decode_best`), decoded "
-          "*raw* (best repaired sample) and *polished* (then native literal swaps, `decode_best`'s default) from the "
-          f"same samples; *calibrated* = the values chosen in section 2 ({{True: {best[True]}, False: {best[False]}}}). "
+          "seed, eta, penalty).solve(problem)` does (compile, `SimulatedAnnealingSampler`, `decode_stages`), each "
+          "stage from the same samples: *raw* = the lowest-energy sample as it stands (*feasible*: subproblems where "
+          "it is, with the mean share of feasible samples; its ratio and hits over those), *repaired* = the best "
+          "repaired sample (what polish=False returns), *polished* = then native literal swaps (the default); "
+          f"*calibrated* = the values chosen in section 2 ({{True: {best[True]}, False: {best[False]}}}). "
           "HiGHS: threads=1, 30 s limit. Each solve runs on a freshly built problem; seconds include the standard "
           "form, compiling, solving and decoding. *ratio* = mean objective / optimum over subproblems with optimum "
           "> 0 (*n>0*); *worst* its maximum; *excess* = mean (objective − optimum) / total weight over all; "
@@ -392,35 +408,40 @@ def evaluate(data, weights, args, best):
         highs = np.mean(highs_s)
         print(f"**{op}**: HiGHS statuses: {status_counts(statuses)}; optimum mean {np.mean(optima):.3f} (total weight ≈ "
               f"{np.mean(totals):.1f}), HiGHS mean {highs:.2f} s per solve.\n")
-        print("| η | penalty | ratio raw | ratio polished | n>0 | worst raw | worst polished | excess raw | "
-              "excess polished | hits raw | hits polished | sa s/solve (raw) | sa s/solve (polished) | HiGHS s/solve | "
+        print("| η | penalty | raw feasible (samples) | ratio raw | ratio repaired | ratio polished | n>0 | "
+              "worst repaired | worst polished | excess repaired | excess polished | hits raw | hits repaired | "
+              "hits polished | sa s/solve (repaired) | sa s/solve (polished) | HiGHS s/solve | "
               "sa (polished) / HiGHS time |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for eta, mode in configs:
-            raw_obj, pol_obj, raw_s, pol_s = (np.array(v) for v in zip(*runs[(eta, mode)]))
-            t, p = scores(raw_obj, optima, totals), scores(pol_obj, optima, totals)
+            done = runs[(eta, mode)]
+            r = raw_scores(done, optima, totals)
+            t, p = (scores([run[stage] for run in done], optima, totals) for stage in ("repaired", "polished"))
+            rep_s, pol_s = (np.mean([run[key] for run in done]) for key in ("repaired_s", "polished_s"))
             summary.append((op, eta, mode, t, p))
-            print(f"| {'yes' if eta else 'no'} | {mode} | {t['ratio']:.3f} | {p['ratio']:.3f} | {t['positive']} | "
-                  f"{t['worst']:.3f} | {p['worst']:.3f} | {t['excess']:.4f} | {p['excess']:.4f} | {t['hits']}/{t['n']} | "
-                  f"{p['hits']}/{p['n']} | {raw_s.mean():.2f} | {pol_s.mean():.2f} | {highs:.2f} | "
-                  f"{pol_s.mean() / highs:.1f}x |")
+            print(f"| {'yes' if eta else 'no'} | {mode} | {r['feasible']}/{t['n']} ({r['samples']:.0%}) | "
+                  f"{r['ratio']:.3f} | {t['ratio']:.3f} | {p['ratio']:.3f} | {t['positive']} | "
+                  f"{t['worst']:.3f} | {p['worst']:.3f} | {t['excess']:.4f} | {p['excess']:.4f} | "
+                  f"{r['hits']}/{t['n']} | {t['hits']}/{t['n']} | {p['hits']}/{p['n']} | {rep_s:.2f} | {pol_s:.2f} | "
+                  f"{highs:.2f} | "
+                  f"{pol_s / highs:.1f}x |")
         print(flush=True)
     return summary
 
 
 def full_effort(data, weights, args, summary, best):
-    """The better calibrated configuration per operator (lower raw excess in section 3) at the issue's
+    """The better calibrated configuration per operator (lower repaired excess in section 3) at the issue's
     effort (`--full-reads` x `--full-sweeps`) on the first K evaluation subproblems, beside the reduced effort."""
     seeds = args.eval_seeds[: args.full_effort]
     effort = f"{args.full_reads} x {args.full_sweeps}"
     reduced_effort = f"{args.num_reads} x {args.num_sweeps}"
     print(f"### sa {effort} on the first {len(seeds)} evaluation subproblems (calibrated penalties)\n")
-    print("Only the better η per operator (lower raw excess in the tables above) is re-run: one such solve takes "
+    print("Only the better η per operator (lower repaired excess in the tables above) is re-run: one such solve takes "
           f"about a minute here. Same subproblems and seeds at {reduced_effort} beside it.\n")
-    print(f"| operator | η | n>0 | ratio raw, {effort} | ratio polished, {effort} | ratio raw, {reduced_effort} | "
-          f"ratio polished, {reduced_effort} | excess raw, {effort} | excess polished, {effort} | hits raw / polished, "
-          f"{effort} | sa s/solve, {effort} |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| operator | η | n>0 | raw feasible, {effort} | ratio repaired, {effort} | ratio polished, {effort} | "
+          f"ratio repaired, {reduced_effort} | ratio polished, {reduced_effort} | excess repaired, {effort} | "
+          f"excess polished, {effort} | hits repaired / polished, {effort} | sa s/solve, {effort} |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for op in ("Or", "AtLeast"):
         eta = min((t["excess"], eta) for o, eta, mode, t, _ in summary if o == op and mode == "calibrated")[1]
         optima = [optimum(data, weights, op, seed)[1] for seed in seeds]
@@ -432,19 +453,22 @@ def full_effort(data, weights, args, summary, best):
 
         full = [calibrated(seed, args.full_reads, args.full_sweeps) for seed in seeds]
         reduced = [calibrated(seed, args.num_reads, args.num_sweeps) for seed in seeds]
-        fr, fp = (scores([run[i] for run in full], optima, totals) for i in (0, 1))
-        rr, rp = (scores([run[i] for run in reduced], optima, totals) for i in (0, 1))
-        print(f"| {op} | {'yes' if eta else 'no'} | {fr['positive']} | {fr['ratio']:.3f} | {fp['ratio']:.3f} | "
-              f"{rr['ratio']:.3f} | {rp['ratio']:.3f} | {fr['excess']:.4f} | {fp['excess']:.4f} | "
-              f"{fr['hits']} / {fp['hits']} of {fr['n']} | {np.mean([run[3] for run in full]):.1f} |", flush=True)
+        fr, fp = (scores([run[stage] for run in full], optima, totals) for stage in ("repaired", "polished"))
+        rr, rp = (scores([run[stage] for run in reduced], optima, totals) for stage in ("repaired", "polished"))
+        raw = raw_scores(full, optima, totals)
+        print(f"| {op} | {'yes' if eta else 'no'} | {fr['positive']} | {raw['feasible']}/{fr['n']} | "
+              f"{fr['ratio']:.3f} | {fp['ratio']:.3f} | {rr['ratio']:.3f} | {rp['ratio']:.3f} | {fr['excess']:.4f} | "
+              f"{fp['excess']:.4f} | "
+              f"{fr['hits']} / {fp['hits']} of {fr['n']} | {np.mean([run['polished_s'] for run in full]):.1f} |",
+              flush=True)
     print()
 
 
 def print_target(summary, args):
-    """Where the best QUBO path stands against the issue's target, raw and polished."""
+    """Where the best QUBO path stands against the issue's target, repaired and polished."""
     lines = []
     for op in ("Or", "AtLeast"):
-        for index, label in ((3, "raw"), (4, "polished")):
+        for index, label in ((3, "repaired"), (4, "polished")):
             rows = [(row[index]["ratio"], row[1], row[2]) for row in summary if row[0] == op]
             ratio, eta, mode = min(rows)
             lines.append(f"{op}, {label}: best is sa {'with' if eta else 'without'} η, {mode}, ratio {ratio:.3f} → "

@@ -198,6 +198,46 @@ def test_solve_csv_positive_value(capsys, csv):
     assert "grade" not in result["rule"]  # the label is not a feature
 
 
+def test_solve_no_polish_reports_the_repaired_rule_and_every_stage(capsys, tmp_path):
+    """A sampler stopped short: the same samples give the polished rule by default and the repaired
+    one with --no-polish; both print every stage's objective and the time of each step."""
+    config = tmp_path / "sa.toml"
+    config.write_text('[backend]\nname = "sa"\nnum_reads = 5\nnum_sweeps = 10\n')
+    argv = ["solve", "--config", str(config), "--max-samples", "60", "--seed", "2"]
+    polished, repaired = run_json(capsys, argv), run_json(capsys, [*argv, "--no-polish"])
+    assert polished["backend_options"]["polish"] is True and repaired["backend_options"]["polish"] is False
+    assert polished["stage"] == "polished" and list(polished["stages"]) == ["raw", "repaired", "polished"]
+    assert repaired["stage"] == "repaired" and list(repaired["stages"]) == ["raw", "repaired"]
+    assert repaired["stages"]["repaired"] == polished["stages"]["repaired"]  # the same samples
+    assert polished["objective"] < repaired["objective"] - 1e-9  # polish changed the rule here
+    assert repaired["rule"] == repaired["stages"]["repaired"]["rule"] and repaired["objective"] == pytest.approx(
+        repaired["stages"]["repaired"]["objective"])
+    assert set(polished["timing"]) == {"compile", "sample", "decode", "polish"} and "polish" not in repaired["timing"]
+    assert "beta_range" in polished["solver_info"]
+    assert main([*argv, "--no-polish"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"status: +feasible \(5 samples; \d feasible; objective: raw \(lowest energy\) [^,]+, repaired "
+                     r"[\d.]+ \(the rule\)\)", out), out
+    assert re.search(r"time: .*\(solver [\d.]+ s, compile [\d.]+, sample [\d.]+, decode [\d.]+\)", out), out
+
+
+def test_fit_no_polish_reaches_the_nonlocal_backend(capsys, monkeypatch, tmp_path):
+    from boolrules.localsearch import RuleClassifier
+
+    config = tmp_path / "sa.toml"
+    config.write_text('[backend]\nname = "sa"\nnum_reads = 2\nnum_sweeps = 50\n')
+    seen, fit = [], RuleClassifier.fit
+
+    def spy(self, X, y):
+        seen.append(self.nonlocal_backend.options()["polish"])
+        return fit(self, X, y)
+    monkeypatch.setattr(RuleClassifier, "fit", spy)
+    argv = ["fit", "--num-starts", "1", "--num-iterations", "30", "--max-complexity", "4", "--max-samples", "20"]
+    for flags in (["--nonlocal-backend", str(config)], ["--config", str(config), "--no-polish"]):
+        run_json(capsys, [*argv, *flags])
+    assert seen == [True, False]
+
+
 # inspect
 
 
@@ -386,6 +426,9 @@ USAGE_ERRORS = [
     (["solve", "--backend", "nonexistent"], "unknown backend 'nonexistent'"),
     (["fit", "--nonlocal-backend", "nonexistent"], "unknown backend 'nonexistent'"),
     (["solve", "--backend", "exact", "--time-limit", "1"], "backend 'exact' takes no time limit"),
+    (["solve", "--no-polish"], "--no-polish: backend 'highs' does not polish"),
+    (["fit", "--no-polish"], "--no-polish applies to a QUBO sampler backend: give --nonlocal-backend or --config"),
+    (["fit", "--nonlocal-backend", "highs", "--no-polish"], "--no-polish: backend 'highs' does not polish"),
     (["solve", "--config", "{bad_toml}"], "unknown option(s) ['num_reads']"),
     (["fit", "--config", "{broken_toml}"], "invalid TOML"),
     (["solve", "--config", "{tmp}/missing.toml"], "does not exist"),

@@ -106,13 +106,20 @@ def _problem(args, data: Dataset):
 # Backends, progress, output
 
 
-def _backend(spec, config, seed: int, time_limit: float | None = None, option: str = "--backend") -> Backend:
+def _backend(spec, config, seed: int, time_limit: float | None = None, option: str = "--backend",
+             polish: bool = True) -> Backend:
     """The backend a name or .toml path (`spec`, given as `option`) or a config file names; seeded
-    with `seed` when it takes a seed that is not set, and given `time_limit` when one is asked for."""
+    with `seed` when it takes a seed that is not set, given `time_limit` when one is asked for, and
+    polish=False with `--no-polish` (`polish` False)."""
     if config is None and spec not in backend_names() and Path(spec).suffix != ".toml":
         raise UsageError(f"unknown backend {spec!r}; give a .toml config or one of: {', '.join(backend_names())}")
     backend = load_backend(config) if config is not None else backend_from_spec(spec, option)
     overrides = {"seed": seed} if unseeded(backend) else {}
+    if not polish:
+        if "polish" not in backend.capabilities:
+            raise UsageError(f"--no-polish: backend {backend.name!r} does not polish (only QUBO sampler backends "
+                             f"do: sa, tabu, exact, qaoa, dwave-qpu, ...)")
+        overrides["polish"] = False
     if time_limit is not None:
         if "time_limit" not in backend.capabilities:
             raise UsageError(f"--time-limit: backend {backend.name!r} takes no time limit; its options: "
@@ -193,7 +200,10 @@ def _fit(args) -> int:
 
     backend = None
     if args.nonlocal_backend is not None or args.config is not None:
-        backend = _backend(args.nonlocal_backend, args.config, args.seed, option="--nonlocal-backend")
+        backend = _backend(args.nonlocal_backend, args.config, args.seed, option="--nonlocal-backend",
+                           polish=args.polish)
+    elif not args.polish:
+        raise UsageError("--no-polish applies to a QUBO sampler backend: give --nonlocal-backend or --config")
     data = _load_data(args)
     X_train, X_test, y_train, y_test = _split(data, args)
     operators = tuple(dict.fromkeys(args.operators))
@@ -270,7 +280,7 @@ def _effort(args, iterations) -> str:
 def _solve(args) -> int:
     from .depth_one_classifier import DepthOneClassifier
 
-    backend = _backend(args.backend, args.config, args.seed, args.time_limit)
+    backend = _backend(args.backend, args.config, args.seed, args.time_limit, polish=args.polish)
     with _Steps(args, 3) as step:
         step("loading data")
         data = _load_data(args)
@@ -307,6 +317,12 @@ def _solve(args) -> int:
             "bound": r.bound,
             "gap": r.gap,
             "message": r.message,
+            "stage": r.stage,
+            "stages": {name: {"rule": None if stage.rule is None else stage.rule.to_str(clf.feature_names_),
+                              "objective": stage.objective, "feasible": stage.feasible}
+                       for name, stage in r.stages.items()},
+            "timing": r.timing,
+            "solver_info": r.info,
             "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
             "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
             "seconds": seconds,
@@ -331,7 +347,8 @@ def _solve(args) -> int:
           + "  (weighted errors + λ × literals on the problem's rows)")
     print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
           f"test {result['test_balanced_accuracy']:.4f}")
-    print(f"time:       {seconds:.2f} s (solver {r.seconds:.2f} s)")
+    steps = "".join(f", {step} {s:.2f}" for step, s in r.timing.items())
+    print(f"time:       {seconds:.2f} s (solver {r.seconds:.2f} s{steps})")
     return 0
 
 
@@ -600,6 +617,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="how a non-local move picks its node and operator (default: %(default)s)")
     fit.add_argument("--scan-moves", type=float, default=0.0, metavar="RATE",
                      help="share of local proposals that are literal scans (default: %(default)s)")
+    fit.add_argument("--no-polish", dest="polish", action="store_false",
+                     help="a QUBO sampler as non-local backend: keep its repaired rule, without native literal swaps")
     fit.set_defaults(func=_fit)
 
     solve = sub.add_parser("solve", parents=[p["data"], p["split"], p["problem"], p["common"]], epilog=EPILOG,
@@ -613,6 +632,9 @@ def build_parser() -> argparse.ArgumentParser:
     backend.add_argument("--config", metavar="FILE", help="the backend from a TOML config file")
     solve.add_argument("--time-limit", type=float, default=None, metavar="S",
                        help="seconds for the solver, for backends that take a time limit")
+    solve.add_argument("--no-polish", dest="polish", action="store_false",
+                       help="a QUBO sampler backend: report its repaired rule, without native literal swaps "
+                            "(the objective of each stage is printed either way)")
     solve.set_defaults(func=_solve)
 
     inspect = sub.add_parser("inspect", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,

@@ -58,11 +58,12 @@ def test_a_sampler_instance_samples_as_its_preset_does(or_problem):
 
 def test_capabilities_are_the_samplers_parameters():
     """"seed" where the sampler takes one; "time_limit" where it takes one, or takes num_reads;
-    "depth_two" always (a depth-two problem compiles to a QUBO like a depth-one one)."""
-    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed", "time_limit", "depth_two"}
-    assert get_backend(dimod.ExactSolver()).capabilities == {"depth_two"}
-    assert get_backend(dimod.RandomSampler()).capabilities == {"time_limit", "depth_two"}
-    assert get_backend(FakeHybrid()).capabilities == {"time_limit", "depth_two"}
+    "depth_two" always (a depth-two problem compiles to a QUBO like a depth-one one), and "polish"
+    (the decoding's)."""
+    assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed", "time_limit", "depth_two", "polish"}
+    assert get_backend(dimod.ExactSolver()).capabilities == {"depth_two", "polish"}
+    assert get_backend(dimod.RandomSampler()).capabilities == {"time_limit", "depth_two", "polish"}
+    assert get_backend(FakeHybrid()).capabilities == {"time_limit", "depth_two", "polish"}
 
 
 def test_an_unseeded_sampler_follows_the_classifiers_random_state():
@@ -208,13 +209,14 @@ def test_reads_that_fit_the_time_limit_all_run(or_problem):
     slow = Slow(0.0)
     result = get_backend(slow, num_reads=50).solve(or_problem, time_limit=60)
     assert result.status == "feasible" and sum(slow.calls) == 50 == len(result.raw)
-    assert result.message.endswith("from 50 of 50 reads")
+    assert result.message.startswith("50 samples from 50 of 50 reads; ")  # not cut: no "(time limit ...)"
 
 
 def test_without_a_time_limit_one_call_makes_every_read(or_problem):
     slow = Slow(0.0)
     result = get_backend(slow, num_reads=30).solve(or_problem)
-    assert slow.calls == [30] and result.status == "feasible" and result.message == "30 samples"
+    assert slow.calls == [30] and result.status == "feasible"
+    assert result.message.startswith("30 samples; ") and "reads" not in result.message
 
 
 def test_a_time_limit_of_zero_makes_one_read(or_problem):

@@ -10,16 +10,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..formulations.qubo_problem import STAGES, Stage
 from ..rules import Rule
 
 __all__ = [
-    "Result", "Backend", "register_backend", "registered", "get_backend", "backend_names", "unseeded",
-    "unknown_options", "failed", "cause", "BACKENDS", "BACKEND_MODULES", "CAPABILITIES",
+    "Result", "Stage", "STAGES", "Backend", "register_backend", "registered", "get_backend", "backend_names",
+    "unseeded", "unknown_options", "failed", "cause", "BACKENDS", "BACKEND_MODULES", "CAPABILITIES",
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
-# The per-call options a backend may take; its capabilities may also hold "depth_two" (it takes depth-two problems).
-CAPABILITIES = ("seed", "time_limit")
+# The per-call options a backend may take ("polish": a sampler backend's decoding, `Result.stages`); its
+# capabilities may also hold "depth_two" (it takes depth-two problems).
+CAPABILITIES = ("seed", "time_limit", "polish")
 
 
 @dataclass
@@ -32,6 +34,16 @@ class Result:
     returned: an ILP solver's incumbent over the standard form's columns, a sampler's dimod
     `SampleSet`. A solve that failed
     has status "error", a `message` naming the backend and the cause, and the exception in `error`.
+
+    What happened to the solver's answer, stage by stage (`STAGES`): `stages` maps "raw" (the
+    solver's answer as it stands: a sampler's lowest-energy sample, its feasibility, and its rule
+    and objective when feasible), "repaired" and "polished" (a sampler backend's decoding,
+    `QuboProblem.decode_stages`) to a `Stage`, and `stage` names the one `rule` is. A backend that
+    reports no stages (ILP solvers, native) returns its own solution as is: stage "raw".
+    `solver_objective` is the solver's own value of its answer (a sampler's lowest energy).
+    `timing`: seconds per step where the backend measures them (a sampler backend: compile,
+    sample, decode, polish). `info`: what the solver reported beside its answer (a sampler's
+    `SampleSet.info`, e.g. a QPU's timing in µs; the embedding's size and chain breaks).
     """
 
     rule: Rule | None
@@ -45,6 +57,16 @@ class Result:
     message: str = ""
     error: Exception | None = field(default=None, repr=False)
     raw: object = field(default=None, repr=False)
+    stage: str | None = None
+    stages: dict[str, Stage] = field(default_factory=dict, repr=False)
+    timing: dict[str, float] = field(default_factory=dict, repr=False)
+    info: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        if self.rule is not None and not self.stages:
+            self.stages = {"raw": Stage(self.rule, self.objective, True)}
+        if self.rule is not None and self.stage is None:
+            self.stage = list(self.stages)[-1]
 
     @property
     def ok(self) -> bool:
@@ -75,7 +97,8 @@ class Backend(ABC):
        TypeError naming the option), and keep the defaults with the checked constructor
        options in `self._options`;
     3. implement `solve`: `check_problem(problem)`, `options = self.call_options(options)`, solve,
-       decode, and return a `Result` (an error `Result` for whatever fails while solving);
+       decode, and return a `Result` (an error `Result` for whatever fails while solving; its
+       `stages` when the rule is not the solver's answer as it stands, e.g. repaired);
     4. `register_backend(name, make, check)` where `make(name, **options)` builds it and
        `check(name, options)` checks options without building it (no client, no credentials);
     5. add `name: module` to `BACKEND_MODULES`.

@@ -6,6 +6,7 @@ the problem (`DepthOneProblem.to_qubo`; defaults per backend, e.g. sa: no η, ca
     [backend]
     name = "sa"
     num_reads = 200
+    polish = false      # QUBO backends: report the repaired rule, untouched by native swaps (default true)
 
     [qubo]              # QUBO backends only
     eta = false

@@ -24,7 +24,7 @@ from dwave.system import (
 from ..formulations.cqm import CQM_CHAIN
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
-from .base import Result, cause, failed, register_backend, unknown_options
+from .base import Result, Stage, cause, failed, register_backend, unknown_options
 from .sampler import HEURISTIC, PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
 
 __all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "require_token"]
@@ -75,9 +75,12 @@ def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
 
 
 def _embedded(qpu) -> EmbeddingComposite:
-    """`qpu` behind minor embedding whose failure says what to do."""
-    return EmbeddingComposite(qpu, find_embedding=partial(
+    """`qpu` behind minor embedding whose failure says what to do, returning its embedding in the
+    sample set's info (the result reports its size, `sampler.sampler_info`)."""
+    composite = EmbeddingComposite(qpu, find_embedding=partial(
         _embed, qubits=len(qpu.properties["qubits"]), qpu=_qpu_name(qpu)))
+    composite.return_embedding_default = True
+    return composite
 
 
 def _qpu(solver=None, sampler=None):
@@ -181,9 +184,13 @@ class LeapCqmBackend(HoldsSampler):
         else:
             rule = repair(problem, values["b"], values["bt"])
             message = f"no feasible sample among {len(sampleset)}; the rule repairs the lowest-energy one"
+        objective = problem.objective(rule)
+        stages = {"raw": Stage(rule, objective, True)} if len(feasible) else {
+            "raw": Stage(None, None, False), "repaired": Stage(rule, objective, True)}
         return Result(
-            rule, problem.objective(rule), "feasible", time.perf_counter() - start, self.name,
-            solver_objective=float(best.energy), message=message, raw=sampleset,
+            rule, objective, "feasible", time.perf_counter() - start, self.name,
+            solver_objective=float(best.energy), message=message, raw=sampleset, stages=stages,
+            info=dict(sampleset.info),
         )
 
 def _leap_cqm_client() -> LeapHybridCQMSampler:

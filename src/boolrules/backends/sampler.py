@@ -4,7 +4,11 @@
 `Sampler` (dwave-samplers', dimod's reference samplers, OpenJij's, a cloud vendor's, your own).
 Its options are the sampler's own `parameters`, passed to `sampler.sample` (None leaves the
 sampler's default; well-known ones such as num_reads or seed are checked first), and the QUBO
-compilation's `eta`, `penalty`, `slack` (`DepthOneProblem.to_qubo`, whose defaults it keeps).
+compilation's `eta`, `penalty`, `slack` (`DepthOneProblem.to_qubo`, whose defaults it keeps), and
+`polish` (default True): whether the repaired rule is then improved by native literal swaps
+(`QuboProblem.decode_stages`); with polish=False nothing classical touches the samples beyond
+decoding and the repair that makes them a rule. The result reports each stage (raw, repaired,
+polished), the sampler's info and the seconds of each step.
 A sampler that takes `num_reads` but no `time_limit` is given one here: with `time_limit` (seconds
 for the whole solve), its reads are sampled in batches and sampling stops between batches when the
 time is spent (`sample_in_batches`). A `Preset` names a sampler with its default options and a
@@ -25,17 +29,19 @@ import dimod
 
 from ..formulations.depth_two_problem import check_rule_problem
 from ..formulations.qubo_problem import check_compile_option
-from ..validation import check_integer, check_number
+from ..validation import check_bool, check_integer, check_number
 from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
-    "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "HEURISTIC", "PARAMETER_CHECKS",
-    "check_sampler_options", "sample_in_batches", "sampler_class",
+    "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS", "HEURISTIC",
+    "PARAMETER_CHECKS", "check_sampler_options", "sample_in_batches", "sampler_class", "sampler_info",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
 # "sufficient" penalties, a sampler's ground state decodes to the ILP optimum.
 COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slack": "minimal"})
+# The decoding's options and defaults: polish the best repaired rule (`QuboProblem.decode_stages`).
+DECODE_DEFAULTS = MappingProxyType({"polish": True})
 # The compilation heuristic samplers do best with (benchmarks/README.md, "Penalty weights").
 HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated"})
 # dwave-samplers refuses seeds of 2**31 and above (its message says 2**32 - 1): one bound for all samplers.
@@ -101,13 +107,15 @@ def check_sampler_options(backend: str, options: dict, parameters, checks: Mappi
     if per_call:
         raise ValueError(f"{', '.join(per_call)} cannot be changed per call; build the backend with "
                          f"get_backend({backend!r}, {per_call[0]}=...)")
-    known = list(dict.fromkeys([*parameters, *checks, *COMPILE_DEFAULTS]))
+    known = list(dict.fromkeys([*parameters, *checks, *COMPILE_DEFAULTS, *DECODE_DEFAULTS]))
     if set(options) - set(known):
         raise unknown_options(backend, options, known)
     checked = {}
     for name, value in options.items():
         if name in COMPILE_DEFAULTS:
             checked[name] = check_compile_option(name, value)
+        elif name in DECODE_DEFAULTS:
+            checked[name] = check_bool(value, name)
         elif name in checks:
             checked[name] = checks[name](value)
         elif value is None:  # the sampler's default
@@ -217,7 +225,8 @@ class SamplerBackend(HoldsSampler):
     `options` are the sampler's parameters and `eta`, `penalty`, `slack`; `name` (default: the
     sampler's class name) names the backend in results and errors. Capabilities are the
     sampler's: "seed" and "time_limit" where it takes them, and "time_limit" where it takes
-    `num_reads` (sampled in batches to keep to it, unless the preset forbids batches).
+    `num_reads` (sampled in batches to keep to it, unless the preset forbids batches); and
+    "polish", which every sampler backend takes.
     """
 
     def __init__(self, sampler, *, name: str | None = None, preset: Preset = PLAIN, **options):
@@ -232,9 +241,10 @@ class SamplerBackend(HoldsSampler):
         self._parameters = tuple(preset.parameters if preset.parameters is not None else self.sampler.parameters)
         self._checks = preset.checks_for(self._parameters)
         self._batches = preset.batched(self._parameters)
-        self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters) | {"depth_two"} | (
+        self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters) | {"depth_two", "polish"} | (
             {"time_limit"} if self._batches else set())
-        self._options = {**preset.defaults, **{k: v for k, v in COMPILE_DEFAULTS.items() if k not in preset.defaults}}
+        defaults = {**COMPILE_DEFAULTS, **DECODE_DEFAULTS}
+        self._options = {**preset.defaults, **{k: v for k, v in defaults.items() if k not in preset.defaults}}
         if self._batches:
             self._options["time_limit"] = None
         self._options.update(self.check_options(options))
@@ -252,11 +262,13 @@ class SamplerBackend(HoldsSampler):
         options = self.call_options(options)
         start = time.perf_counter()
         qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalty"], slack=options["slack"])
+        timing = {"compile": time.perf_counter() - start}
         sampler = self.sampler
         if self.preset.guard is not None:
             self.preset.guard(self.name, qubo, sampler, options)
         params = {k: v for k, v in options.items() if k in self._parameters and v is not None}
         time_limit = options.get("time_limit") if self._batches and "num_reads" in params else None
+        sampled = time.perf_counter()
         try:
             if time_limit is None:
                 sampleset = sampler.sample(qubo.bqm, **params)
@@ -265,19 +277,54 @@ class SamplerBackend(HoldsSampler):
                 sampleset, reads = sample_in_batches(sampler, qubo.bqm, params, start + time_limit)
         except Exception as exc:
             return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
+        timing["sample"] = time.perf_counter() - sampled
         try:
-            rule, objective = qubo.decode_best(sampleset)
+            decoding = qubo.decode_stages(sampleset, options["polish"])
         except ValueError as exc:
             return failed(self.name, start, f"unusable samples: {exc}", exc, sampleset)
+        timing.update(decoding.seconds)
         status, message = "feasible", f"{len(sampleset)} samples"
         if time_limit is not None:
             message += f" from {reads} of {params['num_reads']} reads"
             if reads < params["num_reads"]:
                 status, message = "time_limit", f"{message} (time limit {time_limit:g} s)"
+        best = decoding.best
         return Result(
-            rule, objective, status, time.perf_counter() - start, self.name,
-            solver_objective=float(sampleset.first.energy), message=message, raw=sampleset,
+            best.rule, best.objective, status, time.perf_counter() - start, self.name,
+            solver_objective=float(sampleset.first.energy), message=f"{message}; {stages_text(decoding)}",
+            raw=sampleset, stage=decoding.stage, stages=decoding.stages, timing=timing, info=sampler_info(sampleset),
         )
+
+
+def stages_text(decoding) -> str:
+    """A decoding in a few words, e.g. "3 feasible; objective: raw (lowest energy) infeasible,
+    repaired 4, polished 3 (the rule)"."""
+    parts = [f"{name}{' (lowest energy)' if name == 'raw' else ''} "
+             f"{f'{stage.objective:.6g}' if stage.feasible else 'infeasible'}"
+             f"{' (the rule)' if name == decoding.stage else ''}" for name, stage in decoding.stages.items()]
+    return f"{decoding.feasible} feasible; objective: {', '.join(parts)}"
+
+
+def sampler_info(sampleset: dimod.SampleSet) -> dict:
+    """What the sampler reported beside its samples: its `info` (a QPU's `timing` in µs, its
+    `problem_id`), with an embedding's context summed up as `embedding` (logical variables,
+    physical qubits, longest chain, chain strength, seconds to embed) and, when the samples carry
+    one, the `chain_break_fraction` of the lowest-energy sample and its mean over all reads."""
+    info = dict(sampleset.info)
+    context = info.pop("embedding_context", None)
+    if context is not None:
+        chains = [len(chain) for chain in context["embedding"].values()]
+        info["embedding"] = {
+            "variables": len(chains), "qubits": sum(chains), "max_chain_length": max(chains, default=0),
+            "chain_strength": context.get("chain_strength"),
+            "seconds": context.get("timing", {}).get("embedding"),
+        }
+    if "chain_break_fraction" in sampleset.record.dtype.names:
+        fraction = sampleset.record.chain_break_fraction
+        reads = sampleset.record.num_occurrences
+        info["chain_break_fraction"] = {"lowest_energy": float(sampleset.first.chain_break_fraction),
+                                        "mean": float(fraction @ reads / reads.sum())}
+    return info
 
 
 def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.SampleSet, int]:

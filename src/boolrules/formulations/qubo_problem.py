@@ -4,8 +4,11 @@ and inspection."""
 from __future__ import annotations
 
 import html
+import time
 from collections import Counter
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 import dimod
 import numpy as np
@@ -22,7 +25,7 @@ from .standard_form import ToStandardForm
 
 __all__ = [
     "QuboProblem", "PENALTY_MODES", "CALIBRATED", "calibrated_penalties", "check_compile_option", "check_penalty",
-    "compile_qubo", "qubo_chain",
+    "compile_qubo", "qubo_chain", "Stage", "Decoding", "STAGES",
 ]
 
 PENALTY_MODES = ("sufficient", "calibrated")
@@ -33,6 +36,42 @@ PENALTY_MODES = ("sufficient", "calibrated")
 # objective over the HiGHS optimum; benchmarks/results/bench_qubo.md). Read-only: other weights are
 # passed explicitly as `penalty={"soft": .., "hard": ..}`.
 CALIBRATED = MappingProxyType({True: Penalties(soft=1.01, hard=1.0), False: Penalties(soft=1.0, hard=0.5)})
+
+
+# The stages of decoding a sampler's answer, in order (`QuboProblem.decode_stages`).
+STAGES = ("raw", "repaired", "polished")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of a solver's answer: its `rule` (None when the raw sample encodes no valid rule),
+    the problem's objective of that rule, and whether the stage's values were `feasible` as they
+    stood (a repaired or polished rule always is)."""
+
+    rule: Rule | None
+    objective: float | None
+    feasible: bool
+
+
+class Decoding(NamedTuple):
+    """`QuboProblem.decode_stages`' answer: the `stages` by name (`STAGES` order; "polished" only
+    when polishing), the `seconds` decoding and polishing took, and how many of the `num_samples`
+    samples were `feasible` as they stood."""
+
+    stages: dict[str, Stage]
+    seconds: dict[str, float]
+    feasible: int
+    num_samples: int
+
+    @property
+    def stage(self) -> str:
+        """The last stage: the one whose rule a backend returns."""
+        return list(self.stages)[-1]
+
+    @property
+    def best(self) -> Stage:
+        """The last stage itself."""
+        return self.stages[self.stage]
 
 
 def calibrated_penalties(weights, multipliers: Penalties) -> Penalties:
@@ -230,38 +269,70 @@ class QuboProblem:
             raise ValueError("decode takes one sample; use decode_best for a SampleSet")
         return self.problem.decode(self.problem.repair_values(values[0]))
 
-    def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
-        """The best repaired rule among several samples and its true objective; with `polish`, that
-        rule is then improved by native literal swaps (`repair.polish`; literal additions and
-        removals for a depth-two problem) as far as they help."""
-        if isinstance(self.problem, DepthTwoProblem):
-            return self._decode_best_depth_two(samples, polish)
-        seen = {}
-        for values in self.variable_values(samples):
-            key = (values["b"].tobytes(), values["bt"].tobytes())
-            if key not in seen:
-                repaired = repair_values(self.problem, values["b"], values["bt"])
-                seen[key] = (self.problem.objective(self.problem.decode(repaired)), repaired)
-        objective, best = min(seen.values(), key=lambda item: item[0])
-        rule = self.problem.decode(best)
-        if polish:
-            # polish scores selections with λ per selected literal, but a one-literal operator that
-            # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
-            polished = self.problem.decode(polish_values(self.problem, best))
-            if self.problem.objective(polished) < objective:
-                rule = polished
-        return rule, self.problem.objective(rule)
+    def feasible(self, samples) -> np.ndarray:
+        """Whether each sample satisfies the problem's hard constraints as it stands: every row of
+        the standard form that is not a sample's row (literal bounds, exclusive literals, k <= L;
+        for depth two also the term structure) holds at the sample's values. η and the slack bits
+        are not judged (a wrong slack or η costs energy, not validity); a feasible sample's rule
+        variables are a valid rule without repair. Variable bounds need no check: the integers are
+        encoded in capped binary bits."""
+        x = self.chain[1:].invert(self._as_array(samples), self.inverses[1:])
+        form = self.inverses[0]
+        hard = form.row_sample < 0
+        body = (form.A[hard] @ x.T).T
+        return ((body >= form.lower[hard] - 1e-9) & (body <= form.upper[hard] + 1e-9)).all(axis=1)
 
-    def _decode_best_depth_two(self, samples, polish: bool) -> tuple[Rule, float]:
-        problem, seen = self.problem, {}
-        for values in self.variable_values(samples):
-            key = values["z"].tobytes()
+    def decode_stages(self, samples, polish: bool = True) -> Decoding:
+        """The samples decoded stage by stage (`STAGES`; README, "What the hardware did").
+
+        raw: the sample of lowest QUBO energy as it stands, its rule and objective when it is
+        `feasible` (None otherwise: it encodes no valid rule). repaired: every sample repaired
+        (`problem.repair_values`: contradicting literals dropped, literals dropped or added to meet
+        the bounds, the best k chosen; depth two: terms fixed likewise) and the best of them by the
+        true objective. polished (with `polish`): that rule improved by native literal swaps,
+        additions and removals while they lower the objective (`repair.polish`; depth two:
+        `polish_values`). Each objective is the problem's own objective of that stage's rule."""
+        start = time.perf_counter()
+        problem = self.problem
+        arr = self._as_array(samples)
+        feasible = self.feasible(arr)
+        all_values = self.variable_values(arr)
+        lowest = int(np.argmin(self.bqm.energies((arr, self.labels))))
+        raw = Stage(None, None, False)
+        if feasible[lowest]:
+            rule = problem.decode(all_values[lowest])
+            raw = Stage(rule, problem.objective(rule), True)
+        seen = {}
+        for values in all_values:
+            # repair chooses k itself: samples that differ only in k repair alike
+            key = tuple(block.tobytes() for block in values.values() if isinstance(block, np.ndarray))
             if key not in seen:
                 repaired = problem.repair_values(values)
                 seen[key] = (problem.objective(problem.decode(repaired)), repaired)
         objective, best = min(seen.values(), key=lambda item: item[0])
-        rule = problem.decode(problem.polish_values(best) if polish else best)
-        return rule, problem.objective(rule)
+        stages = {"raw": raw, "repaired": Stage(problem.decode(best), objective, True)}
+        seconds = {"decode": time.perf_counter() - start}
+        if polish:
+            start = time.perf_counter()
+            polished = problem.decode(self._polish(best))
+            # polish scores selections with λ per selected literal, but a one-literal operator that
+            # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
+            polished_objective = problem.objective(polished)
+            stages["polished"] = (Stage(polished, polished_objective, True) if polished_objective < objective
+                                  else stages["repaired"])
+            seconds["polish"] = time.perf_counter() - start
+        return Decoding(stages, seconds, int(feasible.sum()), len(arr))
+
+    def _polish(self, values: dict) -> dict:
+        if isinstance(self.problem, DepthTwoProblem):
+            return self.problem.polish_values(values)
+        return polish_values(self.problem, values)
+
+    def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
+        """The rule of `decode_stages`' last stage and its true objective: the best repaired rule
+        among the samples, polished unless `polish` is False."""
+        stage = self.decode_stages(samples, polish).best
+        return stage.rule, stage.objective
 
     def objective(self, rule: Rule) -> float:
         """True objective of a rule on the problem (weighted errors + λ L; λ C for depth two)."""
