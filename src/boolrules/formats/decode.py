@@ -96,8 +96,7 @@ class LoadedProblem:
         if self.qubo is not None:
             qubo = self.qubo
             energies = np.atleast_1d(qubo.energy(unique))  # the same in the SPIN form of an Ising file
-            points = qubo.chain[1:].invert(unique, qubo.inverses[1:])
-            feasible = problem.feasible(points, sample_rows=False)
+            feasible = qubo.feasible(unique)
             values = qubo.variable_values(unique)
         else:
             form = problem.standard_form

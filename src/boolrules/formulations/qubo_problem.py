@@ -275,12 +275,9 @@ class QuboProblem:
         for depth two also the term structure) holds at the sample's values. η and the slack bits
         are not judged (a wrong slack or η costs energy, not validity); a feasible sample's rule
         variables are a valid rule without repair. Variable bounds need no check: the integers are
-        encoded in capped binary bits."""
+        encoded in capped binary bits (`ModelProblem.feasible` without the sample rows)."""
         x = self.chain[1:].invert(self._as_array(samples), self.inverses[1:])
-        form = self.inverses[0]
-        hard = form.row_sample < 0
-        body = (form.A[hard] @ x.T).T
-        return ((body >= form.lower[hard] - 1e-9) & (body <= form.upper[hard] + 1e-9)).all(axis=1)
+        return self.problem.feasible(x, sample_rows=False)
 
     def decode_stages(self, samples, polish: bool = True) -> Decoding:
         """The samples decoded stage by stage (`STAGES`; README, "What the hardware did").
