@@ -13,16 +13,20 @@ import math
 import sys
 import time
 from contextlib import contextmanager, nullcontext
+from inspect import Parameter, signature
 from pathlib import Path
 
 import numpy as np
 
 from .backends import Backend, backend_names
 from .backends.base import unseeded
-from .backends.config import backend_from_spec, load_backend
+from .backends.config import backend_from_spec, load_backend, problem_caps
+from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
 from .datasets import DATASETS, Dataset, load_csv, load_dataset
+from .depth_one_classifier import DepthOneClassifier
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS
-from .formulations import depth_one, depth_two
+from .formulations import DepthOneProblem, depth_one, depth_two
+from .formulations.preselection import FEATURE_SCORES
 from .formulations.qubo_problem import PENALTY_MODES
 from .localsearch.oracle import POLICIES
 from .metrics import METRICS, score_counts
@@ -91,14 +95,16 @@ def _split(data: Dataset, args):
 
 
 def _problem(args, data: Dataset):
-    """The depth-one problem on all rows, or on `--max-samples` of them drawn with `--seed`."""
-    rows = subsample_rows(len(data.y), args.max_samples, args.seed)
+    """The depth-one problem on all rows, or on `--max-samples` of them drawn (stratified) with
+    `--seed`, on all features or the `--max-features` best."""
+    rows = subsample_rows(len(data.y), args.max_samples, args.seed, labels=data.y)
     if len(np.unique(data.y[rows])) < 2:
         raise UsageError(f"the {len(rows)} rows drawn hold one class only; raise --max-samples")
+    features = min(data.X.shape[1], args.max_features or data.X.shape[1])
     problem = depth_one(
         data.X[rows], data.y[rows], args.operator,
-        max_num_literals=min(args.max_num_literals, 2 * data.X.shape[1]), min_num_literals=args.min_num_literals,
-        lam=args.lam, negated=args.negated,
+        max_num_literals=min(args.max_num_literals, 2 * features), min_num_literals=args.min_num_literals,
+        lam=args.lam, negated=args.negated, max_features=args.max_features, feature_score=args.feature_score,
     )
     return problem, rows
 
@@ -267,10 +273,17 @@ def _effort(args, iterations) -> str:
     return f"budget {args.time_budget:g} s; {args.num_starts} starts ran {ran} iterations{cap}"
 
 
-def _solve(args) -> int:
-    from .depth_one_classifier import DepthOneClassifier
+def _with_caps(args, spec) -> None:
+    """`--max-samples` and `--max-features`, where not given, from the [problem] table of the
+    backend's .toml file (`spec`), as `DepthOneClassifier` takes them."""
+    for key, value in problem_caps(spec).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
 
+
+def _solve(args) -> int:
     backend = _backend(args.backend, args.config, args.seed, args.time_limit)
+    _with_caps(args, args.config if args.config is not None else args.backend)
     with _Steps(args, 3) as step:
         step("loading data")
         data = _load_data(args)
@@ -278,7 +291,7 @@ def _solve(args) -> int:
         clf = DepthOneClassifier(
             operator=args.operator, max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
             lam=args.lam, negated=args.negated, backend=backend, max_samples=args.max_samples,
-            random_state=args.seed,
+            max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
         )
         step(f"building and solving the model with {backend.name}")
         start = time.perf_counter()
@@ -295,6 +308,7 @@ def _solve(args) -> int:
             "operator": ("~" if args.negated else "") + args.operator,
             "min_num_literals": args.min_num_literals,
             "max_num_literals": args.max_num_literals,
+            "max_features": args.max_features,
             "lam": args.lam,
             "backend": backend.name,
             "backend_options": {k: v for k, v in backend.options().items()
@@ -319,8 +333,9 @@ def _solve(args) -> int:
     if result["problem_rows"] < result["train_rows"]:
         rows += f"; the problem takes {result['problem_rows']} training rows"
     print("\n".join(_data_lines(data, args, rows)))
+    kept = "" if args.max_features is None else f", on the {args.max_features} best features by {args.feature_score}"
     print(f"problem:    {result['operator']} with {args.min_num_literals}..{args.max_num_literals} literals, "
-          f"λ = {args.lam:g}")
+          f"λ = {args.lam:g}{kept}")
     print(f"backend:    {backend.name}")
     print(f"rule:       {result['rule']}")
     detail = f" ({r.message})" if r.message and r.message.lower() != r.status.replace("_", " ") else ""
@@ -347,15 +362,24 @@ def _depth_two_problem(args, data: Dataset):
 
 
 def _inspect(args) -> int:
-    with _Steps(args, 3) as step:
+    from .backends.hardware import embedding_report, hardware_report
+
+    if args.shape and args.max_features is not None:
+        raise UsageError("--max-features applies to depth-one problems, not to --shape")
+    with _Steps(args, 4 if args.embed else 3) as step:
         step("loading data")
         data = _load_data(args)
         step("building the model")
         problem, rows = (_depth_two_problem if args.shape else _problem)(args, data)
         formulation = problem.summary()
         step("compiling the QUBO")
-        qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty).summary()
-    result = {**_data_info(data, args), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo}
+        compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+        qubo, hardware = compiled.summary(), hardware_report(compiled.bqm)
+        if args.embed:
+            step(f"embedding the QUBO into a {args.embed} graph")
+            hardware["embedding"] = embedding_report(compiled.bqm, args.embed, args.seed, args.embed_timeout)
+    result = {**_data_info(data, args), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo,
+              "hardware": hardware}
     if args.json:
         _print_json(result)
         return 0
@@ -380,7 +404,30 @@ def _inspect(args) -> int:
     print(f"  blocks:    {_counts(qubo['blocks'])}")
     print(f"  biases:    max |bias| {qubo['max_abs_bias']:.4g}, min |bias| {qubo['min_abs_bias']:.4g}, "
           f"dynamic range {qubo['dynamic_range']:.4g}")
+    print("\n".join(_hardware_lines(hardware)))
     return 0
+
+
+def _hardware_lines(hardware: dict) -> list[str]:
+    """The QUBO's size and density against each backend's limit, and the embedding found if asked."""
+    lines = [f"hardware:    {hardware['variables']} variables, {hardware['interactions']} interactions, "
+             f"density {100 * hardware['density']:.3g}%"]
+    for limit in hardware["limits"]:
+        verdict = "fits" if limit["fits"] else "too large"
+        system = f" of {limit['system']}" if "system" in limit else ""
+        lines.append(f"  {limit['backend'] + ':':<11}{verdict}: {limit['limit']} {limit['value']}{system}")
+    embedding = hardware.get("embedding")
+    if embedding is None:
+        lines.append(f"  (a QPU also needs a minor embedding: --embed {' or '.join(QPU_TOPOLOGIES)} searches one)")
+    else:
+        where = f"into {embedding['topology']} ({embedding['system']})"
+        if embedding["found"]:
+            lines.append(f"  embedding: found {where}: {embedding['qubits']} qubits, longest chain "
+                         f"{embedding['max_chain']}, {embedding['seconds']:.2f} s (seed {embedding['seed']})")
+        else:
+            lines.append(f"  embedding: none found {where} within {embedding['timeout']:g} s (seed "
+                         f"{embedding['seed']}); shrink with --max-samples, --max-features or --no-eta")
+    return lines
 
 
 def _export(args) -> int:
@@ -469,8 +516,21 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _keyword_defaults(function) -> dict:
+    return {name: p.default for name, p in signature(function).parameters.items() if p.default is not Parameter.empty}
+
+
+def python_defaults() -> dict:
+    """The defaults of the depth-one problem and QUBO options, read from Python: `depth_one`'s
+    (literal bounds, λ, preselection), `DepthOneClassifier`'s where `depth_one` has none (the
+    operator, max_num_literals, max_samples) and `to_qubo`'s (η, penalties)."""
+    return {**DepthOneClassifier().get_params(), **_keyword_defaults(depth_one),
+            **_keyword_defaults(DepthOneProblem.to_qubo)}
+
+
 def _parents() -> dict[str, argparse.ArgumentParser]:
     """Option groups that several commands share."""
+    defaults = python_defaults()
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON object")
     common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -494,20 +554,31 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
 
     problem = _Parser(add_help=False)
     group = problem.add_argument_group("depth-one problem")
-    group.add_argument("--operator", choices=list(OPERATORS), default="AtLeast",
+    group.add_argument("--operator", choices=list(OPERATORS), default=defaults["operator"],
                        help="the rule's operator (default: %(default)s)")
-    group.add_argument("--max-num-literals", type=_positive_int, default=4, metavar="N", help="(default: %(default)s)")
-    group.add_argument("--min-num-literals", type=int, default=1, metavar="N", help="(default: %(default)s)")
-    group.add_argument("--negated", action="store_true", help="learn ~operator(...) instead")
-    group.add_argument("--lam", type=float, default=0.0, help="penalty λ per literal (default: %(default)s)")
-    group.add_argument("--max-samples", type=_positive_int, default=None, metavar="N",
-                       help="build the problem on this many rows drawn with --seed (default: all)")
+    group.add_argument("--max-num-literals", type=_positive_int, default=defaults["max_num_literals"], metavar="N",
+                       help="(default: %(default)s)")
+    group.add_argument("--min-num-literals", type=int, default=defaults["min_num_literals"], metavar="N",
+                       help="(default: %(default)s)")
+    group.add_argument("--negated", action="store_true", default=defaults["negated"],
+                       help="learn ~operator(...) instead")
+    group.add_argument("--lam", type=float, default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
+    group.add_argument("--max-samples", type=_positive_int, default=defaults["max_samples"], metavar="N",
+                       help="build the problem on this many rows drawn (stratified) with --seed (default: all, or "
+                            "the [problem] max_samples of a .toml backend)")
+    group.add_argument("--max-features", type=_positive_int, default=defaults["max_features"], metavar="N",
+                       help="build the problem on the N best binary features by --feature-score, to fit a "
+                            "size-limited backend; the rule names the original features (default: all, or the "
+                            "[problem] max_features of a .toml backend)")
+    group.add_argument("--feature-score", choices=FEATURE_SCORES, default=defaults["feature_score"],
+                       help="how --max-features ranks features: the weighted error of the feature alone, or its "
+                            "mutual information with the label (default: %(default)s)")
 
     qubo = _Parser(add_help=False)
     group = qubo.add_argument_group("QUBO compilation")
-    group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=True,
+    group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=defaults["eta"],
                        help="keep the error variables η (--no-eta: sample rows become soft penalties)")
-    group.add_argument("--penalty", choices=PENALTY_MODES, default="sufficient",
+    group.add_argument("--penalty", choices=PENALTY_MODES, default=defaults["penalty"],
                        help="penalty weights (default: %(default)s)")
     return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
 
@@ -583,6 +654,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--max-complexity", type=_positive_int, default=None, metavar="N",
                        help="most nodes of the rule (default: no cap)")
     group.add_argument("--min-terms", type=int, default=0, metavar="N", help="(default: %(default)s)")
+    group = inspect.add_argument_group("hardware")
+    group.add_argument("--embed", choices=list(QPU_TOPOLOGIES), default=None,
+                       help="also search a minor embedding of the QUBO into a QPU graph of this topology "
+                            "(minorminer, seeded with --seed)")
+    group.add_argument("--embed-timeout", type=float, default=QPU_EMBEDDING_TIMEOUT, metavar="S",
+                       help="seconds the embedding search may take (default: %(default)s, as the dwave-qpu backend)")
     inspect.set_defaults(func=_inspect)
 
     export = sub.add_parser("export", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,

@@ -98,7 +98,8 @@ def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
     problem = planted(30, 6)
     monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
     with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
-                                         r"qubits; shrink the problem \(fewer samples, fewer features"):
+                                         r"qubits; shrink the problem \(fewer samples and fewer features: "
+                                         r"max_samples and max_features .*--max-features"):
         get_backend("dwave-qpu", sampler=mock_qpu(2), eta=True).solve(problem)
 
 
