@@ -26,10 +26,10 @@ from .datasets import DATASETS, Dataset, load_csv, load_dataset
 from .depth_one_classifier import DepthOneClassifier
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS
 from .formulations import DepthOneProblem, depth_one, depth_two
-from .formulations.preselection import FEATURE_SCORES
+from .formulations.preselection import FEATURE_SCORES, select_features
 from .formulations.qubo_problem import PENALTY_MODES
 from .localsearch.oracle import POLICIES
-from .metrics import METRICS, score_counts
+from .metrics import METRICS, balanced_sample_weight, score_counts
 from .rules import OPERATORS, SHAPES
 from .sampling import subsample_rows
 
@@ -96,15 +96,18 @@ def _split(data: Dataset, args):
 
 def _problem(args, data: Dataset):
     """The depth-one problem on all rows, or on `--max-samples` of them drawn (stratified) with
-    `--seed`, on all features or the `--max-features` best."""
+    `--seed`, on all features or the `--max-features` best on all rows."""
     rows = subsample_rows(len(data.y), args.max_samples, args.seed, labels=data.y)
     if len(np.unique(data.y[rows])) < 2:
         raise UsageError(f"the {len(rows)} rows drawn hold one class only; raise --max-samples")
-    features = min(data.X.shape[1], args.max_features or data.X.shape[1])
+    features = None
+    if args.max_features is not None:  # the best features on all rows, as DepthOneClassifier picks them
+        features = select_features(data.X, data.y, balanced_sample_weight(data.y), args.max_features,
+                                   args.feature_score)
     problem = depth_one(
         data.X[rows], data.y[rows], args.operator,
-        max_num_literals=min(args.max_num_literals, 2 * features), min_num_literals=args.min_num_literals,
-        lam=args.lam, negated=args.negated, max_features=args.max_features, feature_score=args.feature_score,
+        max_num_literals=min(args.max_num_literals, 2 * (data.X.shape[1] if features is None else len(features))),
+        min_num_literals=args.min_num_literals, lam=args.lam, negated=args.negated, features=features,
     )
     return problem, rows
 

@@ -9,8 +9,8 @@ from sklearn.utils._param_validation import StrOptions
 
 from .estimator import RuleEstimator
 from .formulations import depth_one
-from .formulations.preselection import FEATURE_SCORES
-from .metrics import score_counts
+from .formulations.preselection import FEATURE_SCORES, select_features
+from .metrics import balanced_sample_weight, score_counts
 from .sampling import subsample_rows
 from .validation import BackendSpec, Interval, OperatorSpec
 
@@ -35,7 +35,7 @@ class DepthOneClassifier(RuleEstimator):
     time_limit : seconds per solve, passed to the backend (None: no limit).
     max_samples : solve on a random subset of this many rows, drawn stratified (the paper caps
         ILPs at 3000). None: all rows, or the `[problem]` max_samples of a TOML backend file.
-    max_features : solve on this many binary features, the best by `feature_score` ("error":
+    max_features : solve on this many binary features, the best on all rows by `feature_score` ("error":
         the weighted error of the feature as a one-literal rule, or "mutual_info"); with
         `max_samples`, this makes a problem fit a size-limited backend (exact, qaoa, a QPU).
         The rule still names the original features. None: all, or the file's `[problem]` max_features.
@@ -107,12 +107,15 @@ class DepthOneClassifier(RuleEstimator):
         weights = _WEIGHTS[self.metric]
         if weights == "balanced" and len(np.unique(y[rows])) < 2:
             raise ValueError("the row subset holds one class only; raise max_samples")
+        features = None
+        if max_features is not None:  # the best features on all rows, not only on the subset
+            all_weights = balanced_sample_weight(y) if weights == "balanced" else np.ones(len(y))
+            features = select_features(X, y, all_weights, max_features, self.feature_score)
         problem = depth_one(
             X[rows], y[rows], self.operator,
-            max_num_literals=min(int(self.max_num_literals), 2 * min(X.shape[1], max_features or X.shape[1])),
+            max_num_literals=min(int(self.max_num_literals), 2 * (X.shape[1] if features is None else len(features))),
             min_num_literals=int(self.min_num_literals),
-            lam=float(self.lam), sample_weight=weights, negated=bool(self.negated),
-            max_features=max_features, feature_score=self.feature_score,
+            lam=float(self.lam), sample_weight=weights, negated=bool(self.negated), features=features,
         )
         from .backends.base import unseeded
         from .backends.config import opened_backend

@@ -99,6 +99,7 @@ def depth_one(
     sample_weight="balanced",
     negated: bool = False,
     exclusive_literals: bool = True,
+    features=None,
     max_features: int | None = None,
     feature_score: str = "error",
 ) -> DepthOneProblem:
@@ -106,9 +107,10 @@ def depth_one(
 
     `negated=True` solves for `~operator(...)` by flipping the labels (weights stay with their
     samples). `sample_weight` is "balanced" (weighted error = n (1 - balanced accuracy)),
-    "uniform" or an array of per-sample weights. `max_features` builds the problem on that many
-    of X's columns, the best by `feature_score` ("error" or "mutual_info", `preselection.py`), to
-    fit a backend's size; its rules still name X's original columns (`problem.features`).
+    "uniform" or an array of per-sample weights. `features` (column indices of X) builds the
+    problem on those columns only, and `max_features` on that many of them, the best on these rows
+    by `feature_score` ("error" or "mutual_info", `preselection.py`), to fit a backend's size; the
+    rules still name X's original columns (`problem.features`).
     """
     X = check_binary_matrix(X)
     n, m = X.shape
@@ -119,14 +121,15 @@ def depth_one(
     weights = _weights(sample_weight, y)
     if feature_score not in FEATURE_SCORES:
         raise ValueError(f"feature_score must be one of {', '.join(FEATURE_SCORES)}, got {feature_score!r}")
-    features = None
+    kept = np.arange(m) if features is None else _check_features(features, m)
     if max_features is not None:
-        kept = select_features(X, y, weights, max_features, feature_score)
-        if len(kept) < m:
-            if check_integer(max_num_literals, "max_num_literals", 1) > 2 * len(kept):
-                raise ValueError(f"max_num_literals ({max_num_literals}) must be <= {2 * len(kept)}, twice the "
-                                 f"max_features={len(kept)} features kept")
-            X, features, m = X[:, kept], kept, len(kept)
+        kept = kept[select_features(X[:, kept], y, weights, max_features, feature_score)]
+    features = None
+    if len(kept) < m or np.any(kept != np.arange(len(kept))):
+        if check_integer(max_num_literals, "max_num_literals", 1) > 2 * len(kept):
+            raise ValueError(f"max_num_literals ({max_num_literals}) must be <= {2 * len(kept)}, twice the "
+                             f"{len(kept)} features kept (features, max_features)")
+        X, features, m = X[:, kept], kept, len(kept)
     max_lit = check_integer(max_num_literals, "max_num_literals", 1, 2 * m)
     min_lit = check_integer(min_num_literals, "min_num_literals", 0)
     if min_lit > max_lit:
@@ -150,6 +153,16 @@ def depth_one(
         builder=build_model,
         features=features,
     )
+
+
+def _check_features(features, m: int) -> np.ndarray:
+    """`features` as sorted distinct column indices of a matrix with `m` columns."""
+    kept = np.asarray(features)
+    if kept.ndim != 1 or kept.size == 0 or not np.issubdtype(kept.dtype, np.integer):
+        raise ValueError(f"features must be a non-empty list of column indices, got {features!r:.80}")
+    if kept.min() < 0 or kept.max() >= m or len(np.unique(kept)) != len(kept):
+        raise ValueError(f"features must be distinct column indices in 0..{m - 1}, got {features!r:.80}")
+    return np.sort(kept)
 
 
 def build_model(problem: DepthOneProblem) -> pyo.ConcreteModel:
