@@ -417,7 +417,7 @@ def _hardware_lines(hardware: dict) -> list[str]:
              f"density {100 * hardware['density']:.3g}%"]
     for limit in hardware["limits"]:
         verdict = "fits" if limit["fits"] else "too large"
-        system = f" of {limit['system']}" if "system" in limit else ""
+        system = f", couplers {limit['couplers']} of {limit['system']}" if "system" in limit else ""
         lines.append(f"  {limit['backend'] + ':':<11}{verdict}: {limit['limit']} {limit['value']}{system}")
     embedding = hardware.get("embedding")
     if embedding is None:
@@ -428,8 +428,8 @@ def _hardware_lines(hardware: dict) -> list[str]:
             lines.append(f"  embedding: found {where}: {embedding['qubits']} qubits, longest chain "
                          f"{embedding['max_chain']}, {embedding['seconds']:.2f} s (seed {embedding['seed']})")
         else:
-            lines.append(f"  embedding: none found {where} within {embedding['timeout']:g} s (seed "
-                         f"{embedding['seed']}); shrink with --max-samples, --max-features or --no-eta")
+            lines.append(f"  embedding: none {where}: {embedding['reason']} (seed {embedding['seed']}); "
+                         f"shrink with --max-samples, --max-features or --no-eta")
     return lines
 
 
