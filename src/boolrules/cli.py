@@ -21,7 +21,7 @@ import numpy as np
 from .backends import Backend, backend_names
 from .backends.base import unseeded
 from .backends.config import backend_from_spec, load_backend, problem_caps
-from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
+from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
 from .datasets import DATASETS, Dataset, load_csv, load_dataset
 from .depth_one_classifier import DepthOneClassifier
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS
@@ -365,8 +365,6 @@ def _depth_two_problem(args, data: Dataset):
 
 
 def _inspect(args) -> int:
-    from .backends.hardware import embedding_report, hardware_report
-
     if args.shape and args.max_features is not None:
         raise UsageError("--max-features applies to depth-one problems, not to --shape")
     with _Steps(args, 4 if args.embed else 3) as step:

@@ -99,7 +99,7 @@ def depth_one(
     sample_weight="balanced",
     negated: bool = False,
     exclusive_literals: bool = True,
-    features=None,
+    features: list[int] | np.ndarray | None = None,
     max_features: int | None = None,
     feature_score: str = "error",
 ) -> DepthOneProblem:
@@ -124,12 +124,12 @@ def depth_one(
     kept = np.arange(m) if features is None else _check_features(features, m)
     if max_features is not None:
         kept = kept[select_features(X[:, kept], y, weights, max_features, feature_score)]
-    features = None
-    if len(kept) < m or np.any(kept != np.arange(len(kept))):
+    kept = kept if len(kept) < m else None  # sorted and distinct: all m of them are X itself
+    if kept is not None:
         if check_integer(max_num_literals, "max_num_literals", 1) > 2 * len(kept):
             raise ValueError(f"max_num_literals ({max_num_literals}) must be <= {2 * len(kept)}, twice the "
                              f"{len(kept)} features kept (features, max_features)")
-        X, features, m = X[:, kept], kept, len(kept)
+        X, m = X[:, kept], len(kept)
     max_lit = check_integer(max_num_literals, "max_num_literals", 1, 2 * m)
     min_lit = check_integer(min_num_literals, "min_num_literals", 0)
     if min_lit > max_lit:
@@ -151,7 +151,7 @@ def depth_one(
         exclusive_literals=bool(exclusive_literals),
         row_blocks=tuple(row_blocks(name, max_lit)),
         builder=build_model,
-        features=features,
+        features=kept,
     )
 
 
