@@ -86,8 +86,11 @@ def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
 
     args = cli.build_parser().parse_args(["fit"])
     defaults = RuleClassifier().get_params()
-    for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves"):
+    for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves", "max_complexity",
+                 "max_depth", "num_starts", "num_iterations", "time_budget", "lam", "metric", "n_jobs", "max_samples"):
         assert getattr(args, name) == defaults[name], name
+    assert tuple(args.operators) == tuple(defaults["operators"]) == tuple(defaults["nonlocal_operators"])
+    assert args.nonlocal_shapes == []  # non-local operators: the operators, and these shapes
     result = run_json(capsys, ["fit", "--num-starts", "1", "--num-iterations", "80", "--max-complexity", "5",
                                "--nonlocal-backend", "native", "--nonlocal-policy", "gain", "--scan-moves", "0.2",
                                "--nonlocal-time-limit", "0.1"])

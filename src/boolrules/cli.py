@@ -529,6 +529,14 @@ def python_defaults() -> dict:
             **_keyword_defaults(DepthOneProblem.to_qubo)}
 
 
+def _learner_defaults() -> dict:
+    """`fit`'s defaults: `RuleClassifier`'s, with the operators as a list of names."""
+    from .localsearch import RuleClassifier
+
+    defaults = RuleClassifier().get_params()
+    return {**defaults, "operators": list(defaults["operators"])}
+
+
 def _parents() -> dict[str, argparse.ArgumentParser]:
     """Option groups that several commands share."""
     defaults = python_defaults()
@@ -588,42 +596,43 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boolrules", description=__doc__.split("\n\n")[0], epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = _parents()
+    learner = _learner_defaults()
 
     fit = sub.add_parser("fit", parents=[p["data"], p["split"], p["common"]], epilog=EPILOG,
                          help="learn a rule with the native simulated-annealing search",
                          description="Learn a rule with the native search on a stratified split; print it "
                                      "with its complexity, train/test balanced accuracy and time.")
-    fit.add_argument("--max-complexity", type=int, default=10, help="(default: %(default)s)")
-    fit.add_argument("--max-depth", type=int, default=None, help="(default: unbounded)")
-    fit.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=list(OPERATORS),
+    fit.add_argument("--max-complexity", type=int, default=learner["max_complexity"], help="(default: %(default)s)")
+    fit.add_argument("--max-depth", type=int, default=learner["max_depth"], help="(default: unbounded)")
+    fit.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=learner["operators"],
                      metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
-    fit.add_argument("--metric", choices=list(METRICS), default="balanced_accuracy",
+    fit.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
                      help="the score to maximise (default: %(default)s)")
-    fit.add_argument("--num-starts", type=int, default=20, help="(default: %(default)s)")
-    fit.add_argument("--num-iterations", type=_iterations, default=2000, metavar="N",
+    fit.add_argument("--num-starts", type=int, default=learner["num_starts"], help="(default: %(default)s)")
+    fit.add_argument("--num-iterations", type=_iterations, default=learner["num_iterations"], metavar="N",
                      help="iterations per start; with --time-budget a cap, or none for no cap (default: %(default)s)")
-    fit.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+    fit.add_argument("--time-budget", type=float, default=learner["time_budget"], metavar="SECONDS",
                      help="seconds for the whole search: every start cools down over its share and the best rule "
                           "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
-    fit.add_argument("--lam", type=float, default=0.0, help="complexity penalty (default: %(default)s)")
-    fit.add_argument("--n-jobs", type=int, default=None, help="parallel workers for the starts")
+    fit.add_argument("--lam", type=float, default=learner["lam"], help="complexity penalty (default: %(default)s)")
+    fit.add_argument("--n-jobs", type=int, default=learner["n_jobs"], help="parallel workers for the starts")
     backend = fit.add_mutually_exclusive_group()
     backend.add_argument("--nonlocal-backend", metavar="NAME_OR_TOML", default=None,
                          help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "
                               "default: local moves only")
     backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
-    fit.add_argument("--max-samples", type=_positive_int, default=100, metavar="N",
+    fit.add_argument("--max-samples", type=_positive_int, default=learner["max_samples"], metavar="N",
                      help="most rows in a non-local subproblem (default: %(default)s)")
     fit.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
                      help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
                           "takes depth-two problems, such as highs)")
-    fit.add_argument("--nonlocal-time-limit", type=float, default=1.0, metavar="S",
+    fit.add_argument("--nonlocal-time-limit", type=float, default=learner["nonlocal_time_limit"], metavar="S",
                      help="seconds per non-local solve (default: %(default)s)")
-    fit.add_argument("--nonlocal-time-share", type=float, default=0.25, metavar="F",
+    fit.add_argument("--nonlocal-time-share", type=float, default=learner["nonlocal_time_share"], metavar="F",
                      help="under --time-budget, the most of each start's time oracle calls may take (default: %(default)s)")
-    fit.add_argument("--nonlocal-policy", choices=POLICIES, default="random",
+    fit.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
                      help="how a non-local move picks its node and operator (default: %(default)s)")
-    fit.add_argument("--scan-moves", type=float, default=0.0, metavar="RATE",
+    fit.add_argument("--scan-moves", type=float, default=learner["scan_moves"], metavar="RATE",
                      help="share of local proposals that are literal scans (default: %(default)s)")
     fit.set_defaults(func=_fit)
 
