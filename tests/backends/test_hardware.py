@@ -54,11 +54,12 @@ def test_a_qpu_needs_a_coupler_per_interaction():
 
 
 @pytest.mark.parametrize("topology", list(QPU_TOPOLOGIES))
-def test_an_embedding_is_found_and_a_seed_repeats_it(topology, atleast_qubo):
-    first = embedding_report(atleast_qubo.bqm, topology, seed=3, timeout=30)
+def test_an_embedding_is_found_and_a_seed_repeats_it(topology, or_problem):
+    qubo = or_problem.to_qubo(eta=False, penalty="calibrated")
+    first = embedding_report(qubo.bqm, topology, seed=3, timeout=30)
     assert first["found"] is True and first["reason"] is None
-    assert atleast_qubo.num_variables <= first["qubits"] and 1 <= first["max_chain"] <= first["qubits"]
-    again = embedding_report(atleast_qubo.bqm, topology, seed=3, timeout=30)
+    assert qubo.num_variables <= first["qubits"] and 1 <= first["max_chain"] <= first["qubits"]
+    again = embedding_report(qubo.bqm, topology, seed=3, timeout=30)
     assert (again["qubits"], again["max_chain"]) == (first["qubits"], first["max_chain"])
 
 
