@@ -318,8 +318,10 @@ def test_inspect_embed_searches_an_embedding_with_the_seed(capsys):
     assert (f"  embedding: found into zephyr (Advantage2, Zephyr Z12): {embedding['qubits']} qubits, longest chain "
             f"{embedding['max_chain']}") in capsys.readouterr().out
     assert main(["inspect", "--operator", "Or", "--no-eta", "--embed", "pegasus"]) == 0
-    assert ("embedding: none into pegasus (Advantage, Pegasus P16): more interactions than the 40484 couplers"
-            in capsys.readouterr().out)
+    assert ("embedding: none into pegasus (Advantage, Pegasus P16): more interactions than the 40484 couplers "
+            "(seed 0); shrink with --max-samples, --max-features\n") in capsys.readouterr().out
+    assert main(["inspect", "--operator", "Or", "--embed", "pegasus"]) == 0
+    assert "shrink with --max-samples, --max-features or --no-eta\n" in capsys.readouterr().out
 
 
 def test_max_features_builds_the_problem_on_the_best_features_and_names_them(capsys):

@@ -1,5 +1,5 @@
 """Every example config runs from the command line as the README shows: `boolrules solve
---dataset NAME --config examples/configs/FILE.toml` (with `--max-samples 60 --max-features 20`
+--dataset credit_risk --config examples/configs/FILE.toml` (with `--max-samples 60 --max-features 20`
 for a config that sizes no problem); the size-limited ones (a [problem] table) on every bundled dataset, and the
 real QPU's config through the mock QPU."""
 
@@ -43,7 +43,7 @@ PARAMS = [pytest.param(path, marks=pytest.mark.slow) if path.stem in SLOW else p
 
 @pytest.mark.parametrize("config", PARAMS, ids=lambda path: path.stem)
 def test_every_example_config_solves_a_bundled_dataset(capsys, no_dwave_credentials, config):
-    check(solve(capsys, config, "parkinsons", *readme_args(config)), config)
+    check(solve(capsys, config, "credit_risk", *readme_args(config)), config)
 
 
 def test_the_real_qpu_config_runs_through_the_mock(capsys, no_dwave_credentials, tmp_path):

@@ -405,12 +405,13 @@ def _inspect(args) -> int:
     print(f"  blocks:    {_counts(qubo['blocks'])}")
     print(f"  biases:    max |bias| {qubo['max_abs_bias']:.4g}, min |bias| {qubo['min_abs_bias']:.4g}, "
           f"dynamic range {qubo['dynamic_range']:.4g}")
-    print("\n".join(_hardware_lines(hardware)))
+    print("\n".join(_hardware_lines(hardware, args.eta)))
     return 0
 
 
-def _hardware_lines(hardware: dict) -> list[str]:
-    """The QUBO's size and density against each backend's limit, and the embedding found if asked."""
+def _hardware_lines(hardware: dict, eta: bool) -> list[str]:
+    """The QUBO's size and density against each backend's limit, and the embedding found if asked
+    (or how to shrink the QUBO: with `eta`, --no-eta too)."""
     lines = [f"hardware:    {hardware['variables']} variables, {hardware['interactions']} interactions, "
              f"density {100 * hardware['density']:.3g}%"]
     for limit in hardware["limits"]:
@@ -427,7 +428,7 @@ def _hardware_lines(hardware: dict) -> list[str]:
                          f"{embedding['max_chain']}, {embedding['seconds']:.2f} s (seed {embedding['seed']})")
         else:
             lines.append(f"  embedding: none {where}: {embedding['reason']} (seed {embedding['seed']}); "
-                         f"shrink with --max-samples, --max-features or --no-eta")
+                         f"shrink with --max-samples, --max-features{' or --no-eta' if eta else ''}")
     return lines
 
 
