@@ -574,11 +574,11 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
                        help="learn ~operator(...) instead")
     group.add_argument("--lam", type=float, default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
     group.add_argument("--max-samples", type=_positive_int, default=defaults["max_samples"], metavar="N",
-                       help="build the problem on this many rows drawn (stratified) with --seed (default: all, or "
+                       help="build the problem on this many rows drawn (stratified) with --seed (default: all; solve takes "
                             "the [problem] max_samples of a .toml backend)")
     group.add_argument("--max-features", type=_positive_int, default=defaults["max_features"], metavar="N",
                        help="build the problem on the N best binary features by --feature-score, to fit a "
-                            "size-limited backend; the rule names the original features (default: all, or the "
+                            "size-limited backend; the rule names the original features (default: all; solve takes the "
                             "[problem] max_features of a .toml backend)")
     group.add_argument("--feature-score", choices=FEATURE_SCORES, default=defaults["feature_score"],
                        help="how --max-features ranks features: the weighted error of the feature alone, or its "
