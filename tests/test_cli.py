@@ -24,6 +24,7 @@ from boolrules.formats import (
     load_qubo_file,
     sidecar_path,
 )
+from boolrules.formulations import depth_one
 
 CONFIGS = Path(__file__).resolve().parents[1] / "examples" / "configs"
 SMALL = ["--max-samples", "100"]
@@ -87,8 +88,11 @@ def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
 
     args = cli.build_parser().parse_args(["fit"])
     defaults = RuleClassifier().get_params()
-    for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves"):
+    for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves", "max_complexity",
+                 "max_depth", "num_starts", "num_iterations", "time_budget", "lam", "metric", "n_jobs", "max_samples"):
         assert getattr(args, name) == defaults[name], name
+    assert tuple(args.operators) == tuple(defaults["operators"]) == tuple(defaults["nonlocal_operators"])
+    assert args.nonlocal_shapes == []  # non-local operators: the operators, and these shapes
     result = run_json(capsys, ["fit", "--num-starts", "1", "--num-iterations", "80", "--max-complexity", "5",
                                "--nonlocal-backend", "native", "--nonlocal-policy", "gain", "--scan-moves", "0.2",
                                "--nonlocal-time-limit", "0.1"])
@@ -242,7 +246,7 @@ def test_fit_no_polish_reaches_the_nonlocal_backend(capsys, monkeypatch, tmp_pat
 
 
 def test_inspect_text(capsys):
-    assert main(["inspect", "--operator", "Or", "--max-num-literals", "4", *SMALL]) == 0
+    assert main(["inspect", "--operator", "Or", "--max-num-literals", "4", "--min-num-literals", "1", *SMALL]) == 0
     out = capsys.readouterr().out
     assert "variables:   700 (paper: 700): b 300, bt 300, eta 100" in out
     assert "constraints: 402: max_literals 1, min_literals 1, exclusive_literals 300" in out
@@ -284,9 +288,100 @@ def test_inspect_a_depth_two_problem(capsys):
 
 
 def test_max_samples_draws_the_same_rows_for_the_same_seed(capsys):
+    """A seed draws the same rows each time, another seed others; the draw is stratified, so each
+    holds the data's share of positive rows (212 of 569 in 60: 22)."""
     runs = [run_json(capsys, ["inspect", "--operator", "AtMost", "--max-num-literals", "2", "--max-samples", "60",
-                              "--seed", str(seed)])["formulation"]["positive_samples"] for seed in (3, 3, 4, 5)]
-    assert runs[0] == runs[1] and len(set(runs)) > 1
+                              "--no-eta", "--penalty", "calibrated", "--seed", str(seed)]) for seed in (3, 3, 4, 5)]
+    biases = [run["qubo"]["min_abs_bias"] for run in runs]  # the QUBO of the rows drawn
+    assert biases[0] == biases[1] and len(set(biases)) > 1
+    assert {run["formulation"]["positive_samples"] for run in runs} == {22}
+
+
+def test_problem_and_qubo_defaults_are_pythons():
+    """solve, inspect and export take the defaults of depth_one, DepthOneClassifier (where
+    depth_one has none) and to_qubo, which agree with each other where both have one."""
+    import inspect
+
+    from boolrules import DepthOneClassifier
+    from boolrules.formulations import DepthOneProblem
+
+    def defaults(function):
+        return {k: p.default for k, p in inspect.signature(function).parameters.items() if p.default is not p.empty}
+
+    problem, classifier = defaults(depth_one), DepthOneClassifier().get_params()
+    qubo = defaults(DepthOneProblem.to_qubo)
+    shared = ["min_num_literals", "lam", "negated", "max_features", "feature_score"]
+    assert {k: problem[k] for k in shared} == {k: classifier[k] for k in shared}
+    expected = {**{k: problem[k] for k in shared}, "operator": classifier["operator"],
+                "max_num_literals": classifier["max_num_literals"], "max_samples": classifier["max_samples"]}
+    for argv in (["solve"], ["inspect"], ["export", "--format", "bqm", "-o", "x.bqm"]):
+        args = vars(cli.build_parser().parse_args(argv))
+        assert {k: args[k] for k in expected} == expected, argv
+        if argv[0] != "solve":
+            assert (args["eta"], args["penalty"]) == (qubo["eta"], qubo["penalty"])
+
+
+def test_inspect_gives_pythons_variable_count(capsys):
+    """`inspect --operator Or --no-eta` and Python's `depth_one(X, y, "Or", max_num_literals=4)
+    .to_qubo(eta=False)` are the same QUBO: 1027 variables on Breast Cancer (formulations.md)."""
+    from boolrules import load_dataset
+
+    data = load_dataset("breast_cancer")
+    python = depth_one(data.X, data.y, "Or", max_num_literals=4).to_qubo(eta=False).num_variables
+    result = run_json(capsys, ["inspect", "--operator", "Or", "--no-eta"])
+    assert result["qubo"]["num_variables"] == python == 1027
+
+
+def test_inspect_reports_the_qubo_against_each_backends_limit(capsys):
+    argv = ["inspect", "--operator", "Or", "--max-num-literals", "2", "--max-samples", "8", "--max-features", "2",
+            "--no-eta"]
+    hardware = run_json(capsys, argv)["hardware"]
+    n = hardware["variables"]
+    assert n <= 20 and {limit["backend"]: limit["fits"] for limit in hardware["limits"]} == {
+        "exact": True, "qaoa": True, "dwave-qpu": True}
+    assert "embedding" not in hardware
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"hardware:    {n} variables, {hardware['interactions']} interactions, density " in out
+    assert "  exact:     fits: max_variables 25" in out and "  qaoa:      fits: max_qubits 20" in out
+    assert "  dwave-qpu: fits: qubits 5640, couplers 40484 of Advantage, Pegasus P16" in out
+    assert "--embed pegasus or zephyr" in out
+    big = run_json(capsys, ["inspect", "--operator", "Or", "--max-samples", "30", "--no-eta"])["hardware"]
+    assert [limit["fits"] for limit in big["limits"][:2]] == [False, False]  # 30 rows x 300 features
+
+
+def test_inspect_embed_searches_an_embedding_with_the_seed(capsys):
+    argv = ["inspect", "--operator", "Or", "--max-num-literals", "2", "--max-samples", "8", "--max-features", "3",
+            "--no-eta", "--embed", "zephyr", "--embed-timeout", "20", "--seed", "4"]
+    embedding = run_json(capsys, argv)["hardware"]["embedding"]
+    assert embedding["found"] is True and embedding["seed"] == 4 and embedding["timeout"] == 20
+    assert embedding["topology"] == "zephyr" and embedding["qubits"] >= 1
+    assert main(argv) == 0
+    assert (f"  embedding: found into zephyr (Advantage2, Zephyr Z12): {embedding['qubits']} qubits, longest chain "
+            f"{embedding['max_chain']}") in capsys.readouterr().out
+    assert main(["inspect", "--operator", "Or", "--no-eta", "--embed", "pegasus"]) == 0
+    assert ("embedding: none into pegasus (Advantage, Pegasus P16): more interactions than the 40484 couplers "
+            "(seed 0); shrink with --max-samples, --max-features\n") in capsys.readouterr().out
+    assert main(["inspect", "--operator", "Or", "--embed", "pegasus"]) == 0
+    assert "shrink with --max-samples, --max-features or --no-eta\n" in capsys.readouterr().out
+
+
+def test_max_features_builds_the_problem_on_the_best_features_and_names_them(capsys):
+    result = run_json(capsys, ["inspect", "--operator", "Or", "--max-features", "5", "--max-samples", "50"])
+    formulation = result["formulation"]
+    assert formulation["features"] == 5 and len(formulation["kept_features"]) == 5
+    assert formulation["variables"]["b"] == 5
+    same = run_json(capsys, ["inspect", "--operator", "Or", "--max-features", "5", "--max-samples", "50",
+                             "--seed", "9"])["formulation"]
+    assert same["kept_features"] == formulation["kept_features"]  # chosen on all rows, whatever rows are drawn
+    mutual = run_json(capsys, ["inspect", "--operator", "Or", "--max-features", "5", "--feature-score",
+                               "mutual_info"])["formulation"]
+    assert mutual["kept_features"] != formulation["kept_features"]
+    solved = run_json(capsys, ["solve", "--operator", "Or", "--max-num-literals", "2", "--max-features", "4"])
+    assert solved["max_features"] == 4 and solved["test_balanced_accuracy"] > 0.85
+    assert not solved["rule"].startswith("f") and ("<" in solved["rule"] or ">=" in solved["rule"])  # named
+    assert main(["inspect", "--shape", "DNF", "--max-features", "3"]) == 2
+    assert "--max-features applies to depth-one problems" in capsys.readouterr().err
 
 
 def test_progress_goes_to_stderr_only_when_asked(capsys, csv):

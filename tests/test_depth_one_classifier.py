@@ -16,7 +16,9 @@ from .formulations.brute_force import best_objective
 from .planted import planted as planted_data
 
 
-@parametrize_with_checks([DepthOneClassifier(max_num_literals=2, time_limit=1)])
+@parametrize_with_checks([DepthOneClassifier(max_num_literals=2, time_limit=1),
+                          DepthOneClassifier(max_num_literals=2, max_features=8, feature_score="mutual_info",
+                                             time_limit=1)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 
@@ -138,3 +140,31 @@ def test_an_unseeded_sampler_is_seeded_from_random_state(planted):
     assert np.array_equal(first, samples(3))
     assert not np.array_equal(first, samples(4))
     assert backend.options()["seed"] is None  # the caller's backend is left as it was
+
+
+def test_max_features_keeps_the_original_feature_names():
+    """The rule learnt on the 2 best features names the original columns, which are the best on
+    all training rows even when the problem takes a few of them."""
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    clf = DepthOneClassifier("Or", max_num_literals=2, max_features=2, max_samples=30, random_state=0).fit(X, y)
+    from boolrules.formulations.preselection import select_features
+    from boolrules.metrics import balanced_sample_weight
+
+    Xb = clf.binarizer_.transform(X)
+    kept = select_features(Xb, y.to_numpy(), balanced_sample_weight(y.to_numpy()), 2)
+    assert {lit.index for lit in clf.best_rule_.literals()} <= set(kept.tolist())
+    assert clf.best_score_ > 0.85  # the best features of all rows, not of the 30 drawn
+    assert clf.rule_text_ == clf.best_rule_.to_str(clf.feature_names_)
+    assert np.array_equal(clf.predict(X), clf.best_rule_.evaluate(Xb))
+
+
+def test_the_problem_caps_of_a_toml_backend_apply_unless_given(tmp_path, planted):
+    """A .toml backend's [problem] caps size the problem when max_samples/max_features are None."""
+    X, y = planted
+    path = tmp_path / "tiny.toml"
+    path.write_text('[backend]\nname = "exact"\nmax_variables = 20\n[qubo]\neta = false\n'
+                    '[problem]\nmax_samples = 4\nmax_features = 2\n')
+    clf = DepthOneClassifier(backend=str(path), random_state=0).fit(X, y)
+    assert clf.result_.status == "feasible" and len(clf.best_rule_.literals()) <= 4
+    with pytest.raises(ValueError, match="more than the exact backend's max_variables=20"):
+        DepthOneClassifier(backend=str(path), max_samples=40, random_state=0).fit(X, y)

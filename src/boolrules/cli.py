@@ -13,19 +13,23 @@ import math
 import sys
 import time
 from contextlib import contextmanager, nullcontext
+from inspect import Parameter, signature
 from pathlib import Path
 
 import numpy as np
 
 from .backends import Backend, backend_names
 from .backends.base import unseeded
-from .backends.config import backend_from_spec, load_backend
+from .backends.config import backend_from_spec, load_backend, problem_caps
+from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
 from .datasets import DATASETS, Dataset, load_csv, load_dataset
+from .depth_one_classifier import DepthOneClassifier
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path
-from .formulations import depth_one, depth_two
+from .formulations import DepthOneProblem, depth_one, depth_two
+from .formulations.preselection import FEATURE_SCORES, select_features
 from .formulations.qubo_problem import PENALTY_MODES
 from .localsearch.oracle import POLICIES
-from .metrics import METRICS, score_counts
+from .metrics import METRICS, balanced_sample_weight, score_counts
 from .rules import OPERATORS, SHAPES
 from .sampling import subsample_rows
 
@@ -91,14 +95,19 @@ def _split(data: Dataset, args):
 
 
 def _problem(args, data: Dataset):
-    """The depth-one problem on all rows, or on `--max-samples` of them drawn with `--seed`."""
-    rows = subsample_rows(len(data.y), args.max_samples, args.seed)
+    """The depth-one problem on all rows, or on `--max-samples` of them drawn (stratified) with
+    `--seed`, on all features or the `--max-features` best on all rows."""
+    rows = subsample_rows(len(data.y), args.max_samples, args.seed, labels=data.y)
     if len(np.unique(data.y[rows])) < 2:
         raise UsageError(f"the {len(rows)} rows drawn hold one class only; raise --max-samples")
+    features = None
+    if args.max_features is not None:  # the best features on all rows, as DepthOneClassifier picks them
+        features = select_features(data.X, data.y, balanced_sample_weight(data.y), args.max_features,
+                                   args.feature_score)
     problem = depth_one(
         data.X[rows], data.y[rows], args.operator,
-        max_num_literals=min(args.max_num_literals, 2 * data.X.shape[1]), min_num_literals=args.min_num_literals,
-        lam=args.lam, negated=args.negated,
+        max_num_literals=min(args.max_num_literals, 2 * (data.X.shape[1] if features is None else len(features))),
+        min_num_literals=args.min_num_literals, lam=args.lam, negated=args.negated, features=features,
     )
     return problem, rows
 
@@ -277,10 +286,17 @@ def _effort(args, iterations) -> str:
     return f"budget {args.time_budget:g} s; {args.num_starts} starts ran {ran} iterations{cap}"
 
 
-def _solve(args) -> int:
-    from .depth_one_classifier import DepthOneClassifier
+def _with_caps(args, spec) -> None:
+    """`--max-samples` and `--max-features`, where not given, from the [problem] table of the
+    backend's .toml file (`spec`), as `DepthOneClassifier` takes them."""
+    for key, value in problem_caps(spec).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
 
+
+def _solve(args) -> int:
     backend = _backend(args.backend, args.config, args.seed, args.time_limit, polish=args.polish)
+    _with_caps(args, args.config if args.config is not None else args.backend)
     with _Steps(args, 3) as step:
         step("loading data")
         data = _load_data(args)
@@ -288,7 +304,7 @@ def _solve(args) -> int:
         clf = DepthOneClassifier(
             operator=args.operator, max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
             lam=args.lam, negated=args.negated, backend=backend, max_samples=args.max_samples,
-            random_state=args.seed,
+            max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
         )
         step(f"building and solving the model with {backend.name}")
         start = time.perf_counter()
@@ -305,6 +321,7 @@ def _solve(args) -> int:
             "operator": ("~" if args.negated else "") + args.operator,
             "min_num_literals": args.min_num_literals,
             "max_num_literals": args.max_num_literals,
+            "max_features": args.max_features,
             "lam": args.lam,
             "backend": backend.name,
             "backend_options": {k: v for k, v in backend.options().items()
@@ -335,8 +352,9 @@ def _solve(args) -> int:
     if result["problem_rows"] < result["train_rows"]:
         rows += f"; the problem takes {result['problem_rows']} training rows"
     print("\n".join(_data_lines(data, args, rows)))
+    kept = "" if args.max_features is None else f", on the {args.max_features} best features by {args.feature_score}"
     print(f"problem:    {result['operator']} with {args.min_num_literals}..{args.max_num_literals} literals, "
-          f"λ = {args.lam:g}")
+          f"λ = {args.lam:g}{kept}")
     print(f"backend:    {backend.name}")
     print(f"rule:       {result['rule']}")
     detail = f" ({r.message})" if r.message and r.message.lower() != r.status.replace("_", " ") else ""
@@ -364,15 +382,22 @@ def _depth_two_problem(args, data: Dataset):
 
 
 def _inspect(args) -> int:
-    with _Steps(args, 3) as step:
+    if args.shape and args.max_features is not None:
+        raise UsageError("--max-features applies to depth-one problems, not to --shape")
+    with _Steps(args, 4 if args.embed else 3) as step:
         step("loading data")
         data = _load_data(args)
         step("building the model")
         problem, rows = (_depth_two_problem if args.shape else _problem)(args, data)
         formulation = problem.summary()
         step("compiling the QUBO")
-        qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty).summary()
-    result = {**_data_info(data, args), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo}
+        compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+        qubo, hardware = compiled.summary(), hardware_report(compiled.bqm)
+        if args.embed:
+            step(f"embedding the QUBO into a {args.embed} graph")
+            hardware["embedding"] = embedding_report(compiled.bqm, args.embed, args.seed, args.embed_timeout)
+    result = {**_data_info(data, args), "problem_rows": len(rows), "formulation": formulation, "qubo": qubo,
+              "hardware": hardware}
     if args.json:
         _print_json(result)
         return 0
@@ -397,7 +422,31 @@ def _inspect(args) -> int:
     print(f"  blocks:    {_counts(qubo['blocks'])}")
     print(f"  biases:    max |bias| {qubo['max_abs_bias']:.4g}, min |bias| {qubo['min_abs_bias']:.4g}, "
           f"dynamic range {qubo['dynamic_range']:.4g}")
+    print("\n".join(_hardware_lines(hardware, args.eta)))
     return 0
+
+
+def _hardware_lines(hardware: dict, eta: bool) -> list[str]:
+    """The QUBO's size and density against each backend's limit, and the embedding found if asked
+    (or how to shrink the QUBO: with `eta`, --no-eta too)."""
+    lines = [f"hardware:    {hardware['variables']} variables, {hardware['interactions']} interactions, "
+             f"density {100 * hardware['density']:.3g}%"]
+    for limit in hardware["limits"]:
+        verdict = "fits" if limit["fits"] else "too large"
+        system = f", couplers {limit['couplers']} of {limit['system']}" if "system" in limit else ""
+        lines.append(f"  {limit['backend'] + ':':<11}{verdict}: {limit['limit']} {limit['value']}{system}")
+    embedding = hardware.get("embedding")
+    if embedding is None:
+        lines.append(f"  (a QPU also needs a minor embedding: --embed {' or '.join(QPU_TOPOLOGIES)} searches one)")
+    else:
+        where = f"into {embedding['topology']} ({embedding['system']})"
+        if embedding["found"]:
+            lines.append(f"  embedding: found {where}: {embedding['qubits']} qubits, longest chain "
+                         f"{embedding['max_chain']}, {embedding['seconds']:.2f} s (seed {embedding['seed']})")
+        else:
+            lines.append(f"  embedding: none {where}: {embedding['reason']} (seed {embedding['seed']}); "
+                         f"shrink with --max-samples, --max-features{' or --no-eta' if eta else ''}")
+    return lines
 
 
 def _export(args) -> int:
@@ -532,8 +581,29 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _keyword_defaults(function) -> dict:
+    return {name: p.default for name, p in signature(function).parameters.items() if p.default is not Parameter.empty}
+
+
+def python_defaults() -> dict:
+    """The defaults of the depth-one problem and QUBO options, read from Python: `depth_one`'s
+    (literal bounds, λ, preselection), `DepthOneClassifier`'s where `depth_one` has none (the
+    operator, max_num_literals, max_samples) and `to_qubo`'s (η, penalties)."""
+    return {**DepthOneClassifier().get_params(), **_keyword_defaults(depth_one),
+            **_keyword_defaults(DepthOneProblem.to_qubo)}
+
+
+def _learner_defaults() -> dict:
+    """`fit`'s defaults: `RuleClassifier`'s, with the operators as a list of names."""
+    from .localsearch import RuleClassifier
+
+    defaults = RuleClassifier().get_params()
+    return {**defaults, "operators": list(defaults["operators"])}
+
+
 def _parents() -> dict[str, argparse.ArgumentParser]:
     """Option groups that several commands share."""
+    defaults = python_defaults()
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON object")
     common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -557,20 +627,31 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
 
     problem = _Parser(add_help=False)
     group = problem.add_argument_group("depth-one problem")
-    group.add_argument("--operator", choices=list(OPERATORS), default="AtLeast",
+    group.add_argument("--operator", choices=list(OPERATORS), default=defaults["operator"],
                        help="the rule's operator (default: %(default)s)")
-    group.add_argument("--max-num-literals", type=_positive_int, default=4, metavar="N", help="(default: %(default)s)")
-    group.add_argument("--min-num-literals", type=int, default=1, metavar="N", help="(default: %(default)s)")
-    group.add_argument("--negated", action="store_true", help="learn ~operator(...) instead")
-    group.add_argument("--lam", type=float, default=0.0, help="penalty λ per literal (default: %(default)s)")
-    group.add_argument("--max-samples", type=_positive_int, default=None, metavar="N",
-                       help="build the problem on this many rows drawn with --seed (default: all)")
+    group.add_argument("--max-num-literals", type=_positive_int, default=defaults["max_num_literals"], metavar="N",
+                       help="(default: %(default)s)")
+    group.add_argument("--min-num-literals", type=int, default=defaults["min_num_literals"], metavar="N",
+                       help="(default: %(default)s)")
+    group.add_argument("--negated", action="store_true", default=defaults["negated"],
+                       help="learn ~operator(...) instead")
+    group.add_argument("--lam", type=float, default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
+    group.add_argument("--max-samples", type=_positive_int, default=defaults["max_samples"], metavar="N",
+                       help="build the problem on this many rows drawn (stratified) with --seed (default: all; solve takes "
+                            "the [problem] max_samples of a .toml backend)")
+    group.add_argument("--max-features", type=_positive_int, default=defaults["max_features"], metavar="N",
+                       help="build the problem on the N best binary features by --feature-score, to fit a "
+                            "size-limited backend; the rule names the original features (default: all; solve takes the "
+                            "[problem] max_features of a .toml backend)")
+    group.add_argument("--feature-score", choices=FEATURE_SCORES, default=defaults["feature_score"],
+                       help="how --max-features ranks features: the weighted error of the feature alone, or its "
+                            "mutual information with the label (default: %(default)s)")
 
     qubo = _Parser(add_help=False)
     group = qubo.add_argument_group("QUBO compilation")
-    group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=True,
+    group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=defaults["eta"],
                        help="keep the error variables η (--no-eta: sample rows become soft penalties)")
-    group.add_argument("--penalty", choices=PENALTY_MODES, default="sufficient",
+    group.add_argument("--penalty", choices=PENALTY_MODES, default=defaults["penalty"],
                        help="penalty weights (default: %(default)s)")
     return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
 
@@ -579,43 +660,44 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boolrules", description=__doc__.split("\n\n")[0], epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = _parents()
+    learner = _learner_defaults()
 
     fit = sub.add_parser("fit", parents=[p["data"], p["split"], p["common"]], epilog=EPILOG,
                          help="learn a rule with the native simulated-annealing search",
                          description="Learn a rule with the native search on a stratified split; print it "
                                      "with its complexity, train/test balanced accuracy and time.")
-    fit.add_argument("--max-complexity", type=int, default=10, help="(default: %(default)s)")
-    fit.add_argument("--max-depth", type=int, default=None, help="(default: unbounded)")
-    fit.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=list(OPERATORS),
+    fit.add_argument("--max-complexity", type=int, default=learner["max_complexity"], help="(default: %(default)s)")
+    fit.add_argument("--max-depth", type=int, default=learner["max_depth"], help="(default: unbounded)")
+    fit.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=learner["operators"],
                      metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
-    fit.add_argument("--metric", choices=list(METRICS), default="balanced_accuracy",
+    fit.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
                      help="the score to maximise (default: %(default)s)")
-    fit.add_argument("--num-starts", type=int, default=20, help="(default: %(default)s)")
-    fit.add_argument("--num-iterations", type=_iterations, default=2000, metavar="N",
+    fit.add_argument("--num-starts", type=int, default=learner["num_starts"], help="(default: %(default)s)")
+    fit.add_argument("--num-iterations", type=_iterations, default=learner["num_iterations"], metavar="N",
                      help="iterations per start; with --time-budget a cap, or none for no cap (default: %(default)s)")
-    fit.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
+    fit.add_argument("--time-budget", type=float, default=learner["time_budget"], metavar="SECONDS",
                      help="seconds for the whole search: every start cools down over its share and the best rule "
                           "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
-    fit.add_argument("--lam", type=float, default=0.0, help="complexity penalty (default: %(default)s)")
-    fit.add_argument("--n-jobs", type=int, default=None, help="parallel workers for the starts")
+    fit.add_argument("--lam", type=float, default=learner["lam"], help="complexity penalty (default: %(default)s)")
+    fit.add_argument("--n-jobs", type=int, default=learner["n_jobs"], help="parallel workers for the starts")
     backend = fit.add_mutually_exclusive_group()
     backend.add_argument("--nonlocal-backend", metavar="NAME_OR_TOML", default=None,
                          help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "
                               "default: local moves only")
     backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
-    fit.add_argument("--max-samples", type=_positive_int, default=100, metavar="N",
+    fit.add_argument("--max-samples", type=_positive_int, default=learner["max_samples"], metavar="N",
                      help="most rows in a non-local subproblem (default: %(default)s)")
     fit.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
                      help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
                           "takes depth-two problems, such as highs)")
-    fit.add_argument("--nonlocal-time-limit", type=_call_limit, default="auto", metavar="S",
+    fit.add_argument("--nonlocal-time-limit", type=_call_limit, default=learner["nonlocal_time_limit"], metavar="S",
                      help="seconds per non-local solve, none for the backend's own, or auto: 1 s, and under "
                           "--time-budget 0.4%% of each start's time (default: %(default)s)")
-    fit.add_argument("--nonlocal-time-share", type=float, default=0.25, metavar="F",
+    fit.add_argument("--nonlocal-time-share", type=float, default=learner["nonlocal_time_share"], metavar="F",
                      help="under --time-budget, the most of each start's time oracle calls may take (default: %(default)s)")
-    fit.add_argument("--nonlocal-policy", choices=POLICIES, default="random",
+    fit.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
                      help="how a non-local move picks its node and operator (default: %(default)s)")
-    fit.add_argument("--scan-moves", type=float, default=0.0, metavar="RATE",
+    fit.add_argument("--scan-moves", type=float, default=learner["scan_moves"], metavar="RATE",
                      help="share of local proposals that are literal scans (default: %(default)s)")
     fit.add_argument("--no-polish", dest="polish", action="store_false",
                      help="a QUBO sampler as non-local backend: keep its repaired rule, without native literal swaps")
@@ -652,6 +734,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--max-complexity", type=_positive_int, default=None, metavar="N",
                        help="most nodes of the rule (default: no cap)")
     group.add_argument("--min-terms", type=int, default=0, metavar="N", help="(default: %(default)s)")
+    group = inspect.add_argument_group("hardware")
+    group.add_argument("--embed", choices=list(QPU_TOPOLOGIES), default=None,
+                       help="also search a minor embedding of the QUBO into a QPU graph of this topology "
+                            "(minorminer, seeded with --seed)")
+    group.add_argument("--embed-timeout", type=float, default=QPU_EMBEDDING_TIMEOUT, metavar="S",
+                       help="seconds the embedding search may take (default: %(default)s, as the dwave-qpu backend)")
     inspect.set_defaults(func=_inspect)
 
     export = sub.add_parser("export", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,

@@ -9,7 +9,8 @@ from sklearn.utils._param_validation import StrOptions
 
 from .estimator import RuleEstimator
 from .formulations import depth_one
-from .metrics import score_counts
+from .formulations.preselection import FEATURE_SCORES, select_features
+from .metrics import balanced_sample_weight, score_counts
 from .sampling import subsample_rows
 from .validation import BackendSpec, Interval, OperatorSpec
 
@@ -32,7 +33,12 @@ class DepthOneClassifier(RuleEstimator):
     backend : a backend name (see `boolrules.backends.backend_names()`), a `Backend` instance, or
         the path of a TOML backend configuration (`boolrules.backends.config`).
     time_limit : seconds per solve, passed to the backend (None: no limit).
-    max_samples : solve on a random subset of this many rows (the paper caps ILPs at 3000).
+    max_samples : solve on a random subset of this many rows, drawn stratified (the paper caps
+        ILPs at 3000). None: all rows, or the `[problem]` max_samples of a TOML backend file.
+    max_features : solve on this many binary features, the best on all rows by `feature_score` ("error":
+        the weighted error of the feature as a one-literal rule, or "mutual_info"); with
+        `max_samples`, this makes a problem fit a size-limited backend (exact, qaoa, a QPU).
+        The rule still names the original features. None: all, or the file's `[problem]` max_features.
     random_state : seeds the row subset, and the backend's sampling when it takes a seed not given.
     binarizer : "auto", None or a transformer, as for `RuleClassifier`.
 
@@ -51,6 +57,8 @@ class DepthOneClassifier(RuleEstimator):
         "backend": [BackendSpec("backend")],
         "time_limit": [None, Interval(Real, 0, None, closed="left")],
         "max_samples": [None, Interval(Integral, 1, None, closed="left")],
+        "max_features": [None, Interval(Integral, 1, None, closed="left")],
+        "feature_score": [StrOptions(set(FEATURE_SCORES))],
         "random_state": ["random_state"],
     }
 
@@ -58,13 +66,15 @@ class DepthOneClassifier(RuleEstimator):
         self,
         operator="AtLeast",
         max_num_literals=4,
-        min_num_literals=1,
+        min_num_literals=0,
         lam=0.0,
         negated=False,
         metric="balanced_accuracy",
         backend="highs",
         time_limit=None,
         max_samples=None,
+        max_features=None,
+        feature_score="error",
         random_state=None,
         binarizer="auto",
     ):
@@ -77,6 +87,8 @@ class DepthOneClassifier(RuleEstimator):
         self.backend = backend
         self.time_limit = time_limit
         self.max_samples = max_samples
+        self.max_features = max_features
+        self.feature_score = feature_score
         self.random_state = random_state
         self.binarizer = binarizer
 
@@ -86,15 +98,24 @@ class DepthOneClassifier(RuleEstimator):
                              f"got {self.min_num_literals}")
 
     def _fit_binary(self, X, y, rng):
-        rows = subsample_rows(len(y), self.max_samples, rng)
+        from .backends.config import problem_caps
+
+        caps = problem_caps(self.backend)  # a TOML backend's [problem] sizes, for the caps not given here
+        max_samples = self.max_samples if self.max_samples is not None else caps.get("max_samples")
+        max_features = self.max_features if self.max_features is not None else caps.get("max_features")
+        rows = subsample_rows(len(y), max_samples, rng, labels=y)
         weights = _WEIGHTS[self.metric]
         if weights == "balanced" and len(np.unique(y[rows])) < 2:
             raise ValueError("the row subset holds one class only; raise max_samples")
+        features = None
+        if max_features is not None:  # the best features on all rows, not only on the subset
+            all_weights = balanced_sample_weight(y) if weights == "balanced" else np.ones(len(y))
+            features = select_features(X, y, all_weights, max_features, self.feature_score)
         problem = depth_one(
             X[rows], y[rows], self.operator,
-            max_num_literals=min(int(self.max_num_literals), 2 * X.shape[1]),
+            max_num_literals=min(int(self.max_num_literals), 2 * (X.shape[1] if features is None else len(features))),
             min_num_literals=int(self.min_num_literals),
-            lam=float(self.lam), sample_weight=weights, negated=bool(self.negated),
+            lam=float(self.lam), sample_weight=weights, negated=bool(self.negated), features=features,
         )
         from .backends.base import unseeded
         from .backends.config import opened_backend

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from boolrules.backends import BACKEND_MODULES, IlpBackend, get_backend
-from boolrules.backends.config import backend_from_spec, check_backend_spec, load_backend
+from boolrules.backends.config import backend_from_spec, check_backend_spec, load_backend, problem_caps
 
 CONFIGS = sorted((Path(__file__).parents[2] / "examples" / "configs").glob("*.toml"))
 
@@ -30,8 +30,11 @@ def test_example_configs_load(path, monkeypatch):
         pytest.skip(f"the {name!r} backend module is not in the package yet")
     backend = load_backend(path)
     assert backend.name == name
+    if config["backend"].pop("mock", None) is not None:  # the mock QPU, which takes a seed
+        assert type(backend.sampler.child).__name__ == "MockQpu" and "seed" in backend.capabilities
     for key, value in {**config["backend"], **config.get("qubo", {})}.items():
         assert backend.options()[key] == value
+    assert problem_caps(path) == config.get("problem", {})
 
 
 def test_qubo_table_sets_the_compilation(tmp_path):
@@ -67,6 +70,14 @@ def test_qubo_table_sets_the_compilation(tmp_path):
         (QAOA + '[qubo]\nslack = "tight"', r"\[qubo\] slack = 'tight': slack must be one of minimal, below, above"),
         ('qubo = 3\n[backend]\nname = "qaoa"', r"qubo must be a table"),
         ('[backend\nname = "highs"', r"invalid TOML"),
+        (QAOA + '[problem]\nmax_rows = 3', r"unknown key\(s\) \['max_rows'\] in \[problem\]; keys: max_samples, "
+                                         r"max_features"),
+        (QAOA + '[problem]\nmax_features = 0', r"\[problem\] max_features must be >= 1, got 0"),
+        (QAOA + '[problem]\nmax_samples = "few"', r"\[problem\] max_samples must be an integer, got 'few'"),
+        ('problem = 3\n[backend]\nname = "qaoa"', r"problem must be a table"),
+        ('[backend]\nname = "dwave-qpu"\nmock = "chimera"', r"mock must be one of pegasus, zephyr"),
+        ('[backend]\nname = "dwave-qpu"\nmock = "pegasus"\nsolver = "Advantage_system4.1"',
+         r"give mock or solver, not both"),
     ],
 )
 def test_mistakes_name_the_file_and_the_key(tmp_path, text, match):
@@ -76,6 +87,13 @@ def test_mistakes_name_the_file_and_the_key(tmp_path, text, match):
     assert str(err.value).startswith(f"{path}: ")
     with pytest.raises(ValueError, match=match):  # found without building the backend too
         check_backend_spec(path)
+
+
+def test_problem_caps_only_from_toml_files(tmp_path):
+    path = write(tmp_path, QAOA + '[problem]\nmax_samples = 4\n')
+    assert problem_caps(path) == problem_caps(str(path)) == {"max_samples": 4}
+    assert problem_caps("qaoa") == problem_caps(get_backend("highs")) == {}
+    assert problem_caps(write(tmp_path, QAOA)) == {}
 
 
 def test_missing_file(tmp_path):

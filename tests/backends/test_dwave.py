@@ -1,5 +1,7 @@
 """The D-Wave backends up to the network edge: mock QPU, fake hybrid samplers, no credentials."""
 
+from pathlib import Path
+
 import dimod
 import numpy as np
 import pytest
@@ -7,7 +9,9 @@ from dwave.cloud.exceptions import PollingTimeout, SolverFailureError
 from dwave.system.testing import MockDWaveSampler
 
 from boolrules.backends import dwave, get_backend
-from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, require_token
+from boolrules.backends.config import load_backend
+from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, MockQpu, require_token
+from boolrules.backends.hardware import QPU_TOPOLOGIES
 from boolrules.formulations import depth_one
 from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
@@ -98,7 +102,8 @@ def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
     problem = planted(30, 6)
     monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
     with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
-                                         r"qubits; shrink the problem \(fewer samples, fewer features"):
+                                         r"qubits; shrink the problem \(fewer samples and fewer features: "
+                                         r"max_samples and max_features .*--max-features"):
         get_backend("dwave-qpu", sampler=mock_qpu(2), eta=True).solve(problem)
 
 
@@ -314,3 +319,39 @@ def test_a_time_limit_below_leaps_minimum_is_named_before_sampling(name):
     assert not hasattr(sampler, "params")  # nothing was sent
     result = get_backend(name, sampler=sampler, time_limit=5).solve(problem)
     assert sampler.params == {"time_limit": 5.0} and result.rule is not None
+
+
+# The mock QPU, selected by name (mock="pegasus") or from TOML
+
+
+CONFIGS = Path(__file__).resolve().parents[2] / "examples" / "configs"
+
+
+def test_mock_qpu_from_toml_runs_offline_and_its_seed_repeats_a_run():
+    """dwave-qpu-mock.toml needs no token (the fixture removed every credential); the whole QPU
+    path runs (embedding, chains, unembedding); a seed repeats a run, another seed changes it."""
+    backend = load_backend(CONFIGS / "dwave-qpu-mock.toml")
+    problem = planted(16, 4)
+    runs = [backend.solve(problem, seed=seed, num_reads=20) for seed in (1, 1, 2)]
+    for result in runs:
+        assert result.status == "feasible" and result.rule == Or(Literal(0), Literal(1))
+        assert "chain_break_fraction" in result.raw.record.dtype.names
+    assert np.array_equal(runs[0].raw.record.sample, runs[1].raw.record.sample)
+    assert not np.array_equal(runs[0].raw.record.sample, runs[2].raw.record.sample)
+
+
+@pytest.mark.parametrize("topology", list(QPU_TOPOLOGIES))
+def test_the_mock_qpu_has_the_graph_of_its_system(topology):
+    shape, qubits, couplers, _ = QPU_TOPOLOGIES[topology]
+    qpu = MockQpu(topology)
+    assert (len(qpu.nodelist), len(qpu.edgelist)) == (qubits, couplers)
+    assert qpu.properties["topology"] == {"type": topology, "shape": shape}
+
+
+def test_the_mock_is_refused_clearly_with_a_cloud_solver_or_an_unknown_topology():
+    with pytest.raises(ValueError, match="mock must be one of pegasus, zephyr .*got 'chimera'"):
+        get_backend("dwave-qpu", mock="chimera")
+    with pytest.raises(ValueError, match="give mock or sampler, not both"):
+        get_backend("dwave-qpu", mock="pegasus", sampler=mock_qpu(2))
+    with pytest.raises(MissingCredentialsError):  # without mock, the real QPU still needs its token
+        get_backend("dwave-qpu", num_reads=10)

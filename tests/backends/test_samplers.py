@@ -56,8 +56,9 @@ def test_exact_returns_the_ilp_optimum(operator, seed):
 
 def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
     assert or_problem.to_qubo().num_variables >= 26
-    pattern = (r"the QUBO has \d+ variables, more than the exact backend's max_variables=25 .*fewer samples, "
-               r"fewer features, a smaller max_num_literals.*another backend")
+    pattern = (r"the QUBO has \d+ variables, more than the exact backend's max_variables=25 .*fewer samples "
+               r"and fewer features: max_samples and max_features .*--max-features.*\[problem\].*a smaller "
+               r"max_num_literals.*another backend")
     with pytest.raises(ValueError, match=pattern):
         get_backend("exact").solve(or_problem)
     with pytest.raises(ValueError, match="max_variables=5"):

@@ -27,6 +27,14 @@ is as above (default: with η, the sufficient penalties, so an exact sampler fin
 
     [sampler]           # keyword arguments of SimulatedAnnealingSampler(...), if it took any
 
+A `[problem]` table sizes the depth-one problem for the backend (`problem_caps`): `max_samples`
+and `max_features`, which `boolrules solve` and `DepthOneClassifier` use when they are given none,
+so that a size-limited backend (exact, qaoa, a QPU) runs on any dataset:
+
+    [problem]
+    max_samples = 6     # rows, drawn stratified
+    max_features = 2    # binary features, the most informative (depth_one's max_features)
+
 Every mistake (unknown table, backend, option or key, a sampler that cannot be imported or is not
 a dimod Sampler, a bad value, invalid TOML) is a ValueError naming the file, the key and what
 exists; a missing file is a FileNotFoundError.
@@ -45,6 +53,7 @@ from typing import NamedTuple
 import dimod
 
 from ..formulations.qubo_problem import check_compile_option
+from ..validation import check_integer
 from .base import Backend, backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
@@ -54,9 +63,10 @@ from .sampler import (
     sampler_class,
 )
 
-__all__ = ["load_backend", "backend_from_spec", "check_backend_spec", "opened_backend"]
+__all__ = ["load_backend", "backend_from_spec", "check_backend_spec", "opened_backend", "problem_caps"]
 
-TABLES = ("backend", "qubo", "sampler")
+TABLES = ("backend", "qubo", "sampler", "problem")
+PROBLEM_KEYS = ("max_samples", "max_features")
 QUBO_KEYS = tuple(COMPILE_DEFAULTS)
 
 
@@ -118,7 +128,7 @@ def _parse(path) -> _Config:
     unknown = sorted(set(config) - set(TABLES))
     if unknown:
         raise ValueError(f"{path}: unknown table(s) {unknown}; a backend file has [backend], and optionally "
-                         f"[qubo] and [sampler]")
+                         f"[qubo], [sampler] and [problem]")
     needs = (f"name = one of {', '.join(backend_names())}, or sampler = 'package.module:ClassName' "
              f"(a dimod Sampler class)")
     if not isinstance(config.get("backend"), dict):
@@ -135,7 +145,29 @@ def _parse(path) -> _Config:
                          f"[backend] sampler = 'package.module:ClassName' names")
     if "qubo" in config:
         options.update(_qubo_options(path, name, config["qubo"], options))
+    _problem_caps(path, config.get("problem", {}))
     return _Config(path, name, sampler, options, init)
+
+
+def problem_caps(spec) -> dict:
+    """The `[problem]` caps (max_samples, max_features) of a .toml backend file, checked; {} for a
+    backend given otherwise (a name, a `Backend`, a sampler) or a file without them."""
+    if not _is_config(spec):
+        return {}
+    path = Path(spec)
+    return _problem_caps(path, _read(path).get("problem", {}))
+
+
+def _problem_caps(path: Path, caps) -> dict:
+    if not isinstance(caps, dict):
+        raise ValueError(f"{path}: problem must be a table ([problem]) with keys {', '.join(PROBLEM_KEYS)}")
+    unknown = sorted(set(caps) - set(PROBLEM_KEYS))
+    if unknown:
+        raise ValueError(f"{path}: unknown key(s) {unknown} in [problem]; keys: {', '.join(PROBLEM_KEYS)}")
+    try:
+        return {key: check_integer(value, key, 1) for key, value in caps.items()}
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"{path}: [problem] {err}") from err
 
 
 def _qubo_options(path: Path, name: str | None, qubo, options: dict) -> dict:

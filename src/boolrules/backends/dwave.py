@@ -4,7 +4,9 @@ over `SamplerBackend`), and the Leap hybrid CQM solver on the depth-one problem'
 Credentials are Ocean's (a dwave config file or `DWAVE_API_TOKEN`); they are checked when the
 backend is built, before any cloud client is, so a missing token fails at once instead of on the
 network; the client is built at the first solve and closed by `close()`. Each backend takes a
-`sampler=` to use in place of the cloud one (tests, or a sampler configured by hand).
+`sampler=` to use in place of the cloud one (tests, or a sampler configured by hand), and the QPU
+`mock="pegasus"` or `"zephyr"`: Ocean's `MockDWaveSampler` on a QPU-sized graph of that topology,
+so the whole QPU path, minor embedding included, runs offline (`[backend] mock = "pegasus"` in TOML).
 """
 
 from __future__ import annotations
@@ -20,17 +22,19 @@ from dwave.system import (
     LeapHybridCQMSampler,
     LeapHybridSampler,
 )
+from dwave.system.testing import MockDWaveSampler
 
 from ..formulations.cqm import CQM_CHAIN
 from ..formulations.problem import check_problem
 from ..formulations.repair import repair
 from .base import Result, Stage, cause, failed, register_backend, unknown_options
+from .hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHRINK
 from .sampler import HEURISTIC, PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
 
-__all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "require_token"]
+__all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "MockQpu", "QpuPreset",
+           "require_token"]
 
-SHRINK = ("shrink the problem (fewer samples, fewer features, a smaller max_num_literals, eta=False) "
-          "or use the leap-hybrid backend")
+SHRINK_QPU = f"shrink the problem ({SHRINK}, eta=False) or use the leap-hybrid backend"
 
 
 class MissingCredentialsError(RuntimeError):
@@ -69,7 +73,7 @@ def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
         variables = len({v for edge in source for v in edge})
         raise ValueError(
             f"minorminer found no embedding of the QUBO's {variables} variables into the QPU {qpu} ({qubits} qubits; "
-            f"search limited to {params.get('timeout')} s): the QUBO is too large or too dense for this QPU; {SHRINK}"
+            f"search limited to {params.get('timeout')} s): the QUBO is too large or too dense for this QPU; {SHRINK_QPU}"
         )
     return embedding
 
@@ -95,13 +99,69 @@ def _qpu(solver=None, sampler=None):
     return _cloud(lambda: _embedded(DWaveSampler(solver=solver)))
 
 
+class MockQpu(MockDWaveSampler):
+    """Ocean's `MockDWaveSampler` on a graph the size of a D-Wave QPU of `topology` ("pegasus":
+    Advantage, P16; "zephyr": Advantage2, Z12), whose stand-in sampler (steepest descent from
+    random states) takes a `seed`, so that offline runs repeat."""
+
+    def __init__(self, topology: str):
+        super().__init__(topology_type=topology, topology_shape=QPU_TOPOLOGIES[topology][0],
+                         parameter_warnings=False)
+        self.parameters = {**self.parameters, "seed": []}
+        self.mocked_parameters = self.mocked_parameters | {"seed"}
+
+
+class _SeededEmbedding(EmbeddingComposite):
+    """Minor embedding whose search (minorminer's `random_seed`) is seeded by the sample's `seed`."""
+
+    def sample(self, bqm, seed=None, embedding_parameters=None, **parameters):
+        embedding_parameters = {"random_seed": seed, **(embedding_parameters or {})}
+        return super().sample(bqm, embedding_parameters=embedding_parameters, seed=seed, **parameters)
+
+
+def _mock_qpu(topology: str):
+    """The mock QPU of `topology` behind seeded minor embedding whose failure says what to do."""
+    qpu = MockQpu(topology)
+    return _SeededEmbedding(qpu, find_embedding=partial(_embed, qubits=len(qpu.properties["qubits"]),
+                                                        qpu=f"mock {topology}"))
+
+
+class QpuPreset(Preset):
+    """The QPU preset, which with `mock` (a topology) puts Ocean's mock QPU in place of the cloud
+    one: no credentials, and a `seed` that seeds the embedding and the stand-in sampler."""
+
+    def __call__(self, name: str, **options):
+        mock = options.pop("mock", None)
+        if mock is None:
+            return super().__call__(name, **options)
+        return self.mock(mock, options)(name, **options)
+
+    def check(self, name: str, options: dict) -> None:
+        options = dict(options)
+        mock = options.pop("mock", None)
+        if mock is None:
+            return super().check(name, options)
+        return self.mock(mock, options).check(name, options)
+
+    def mock(self, topology, options: dict) -> Preset:
+        """This preset on the mock QPU of `topology`, whose options are `options`."""
+        if topology not in QPU_TOPOLOGIES:
+            raise ValueError(f"mock must be one of {', '.join(QPU_TOPOLOGIES)} (the mock QPU's topology), "
+                             f"got {topology!r}")
+        given = sorted(set(options) & {"solver", "sampler"})
+        if given:
+            raise ValueError(f"give mock or {given[0]}, not both: mock puts a local QPU in place of the cloud one")
+        return Preset(partial(_mock_qpu, topology), {**self.defaults, "seed": None}, self.checks, self.guard,
+                      (*self.parameters, "seed"), self.batches)
+
+
 def _fits_the_qpu(name, qubo, sampler, options) -> None:
     """More QUBO variables than the QPU has qubits can never be embedded: say so before trying."""
     qpu = sampler.child
     qubits = len(qpu.properties["qubits"])
     if qubo.num_variables > qubits:
         raise ValueError(f"the QUBO has {qubo.num_variables} variables but the QPU {_qpu_name(qpu)} has only {qubits} "
-                         f"qubits; {SHRINK}")
+                         f"qubits; {SHRINK_QPU}")
 
 
 def _hybrid(sampler=None):
@@ -124,11 +184,12 @@ def _at_least_the_minimum_time(name, model, sampler, time_limit) -> None:
 # A D-Wave QPU (`DWaveSampler`, minor-embedded by `EmbeddingComposite`): `chain_strength` and
 # `annealing_time` (µs) default to Ocean's; `embedding_parameters` go to minorminer, whose search
 # is limited to 60 s. Its reads never go in batches (each call embeds and queues anew): it takes no time limit.
-DWAVE_QPU = Preset(_qpu, {"num_reads": 100, "chain_strength": None, "annealing_time": None,
-                          "embedding_parameters": {"timeout": 60}, **HEURISTIC},
-                   guard=_fits_the_qpu,
-                   parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"),
-                   batches=False)
+# `mock="pegasus"` (or "zephyr") runs it offline on `MockQpu`, with a `seed`.
+DWAVE_QPU = QpuPreset(_qpu, {"num_reads": 100, "chain_strength": None, "annealing_time": None,
+                             "embedding_parameters": {"timeout": QPU_EMBEDDING_TIMEOUT}, **HEURISTIC},
+                      guard=_fits_the_qpu,
+                      parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"),
+                      batches=False)
 # Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's minimum
 # for the QUBO's size, and one below that minimum is refused before anything is sent.
 LEAP_HYBRID = Preset(_hybrid, {"time_limit": None, **HEURISTIC},

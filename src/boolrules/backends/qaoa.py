@@ -19,6 +19,7 @@ from qiskit_optimization.optimizers import COBYLA, NELDER_MEAD
 from ..formats.qiskit import quadratic_program
 from ..validation import check_integer
 from .base import register_backend
+from .hardware import QAOA_MAX_QUBITS, SHRINK
 from .sampler import HEURISTIC, Preset
 
 __all__ = ["QAOA_PRESET", "QAOASampler", "OPTIMIZERS"]
@@ -87,15 +88,14 @@ def _at_most_max_qubits(name, qubo, sampler, options) -> None:
     if qubo.num_variables > options["max_qubits"]:
         raise ValueError(
             f"the QUBO needs {qubo.num_variables} qubits, more than max_qubits={options['max_qubits']}; shrink it "
-            f"with fewer samples (max_samples, or a subset of rows), fewer candidate features, a smaller "
-            f"max_num_literals, or the form without η (eta=False), or raise max_qubits"
+            f"({SHRINK}, or the form without η, eta=False) or raise max_qubits"
         )
 
 
 # QAOA of depth `reps` on a simulator; the classical `optimizer` (COBYLA or NELDER_MEAD) tunes the
 # angles for `maxiter` iterations, each estimating the energy from `shots` measurements.
 QAOA_PRESET = Preset(QAOASampler, {"reps": 1, "optimizer": "COBYLA", "maxiter": 100, "shots": 1024, "seed": None,
-                                   "max_qubits": 20, **HEURISTIC},
+                                   "max_qubits": QAOA_MAX_QUBITS, **HEURISTIC},
                      checks={"optimizer": _check_optimizer,
                              "max_qubits": lambda value: check_integer(value, "max_qubits", 1)},
                      guard=_at_most_max_qubits)

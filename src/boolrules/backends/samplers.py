@@ -12,6 +12,7 @@ from dwave.samplers import SimulatedAnnealingSampler, SteepestDescentSolver, Tab
 
 from ..validation import check_integer
 from .base import register_backend
+from .hardware import EXACT_MAX_VARIABLES, SHRINK
 from .sampler import HEURISTIC, Preset
 
 __all__ = ["SIMULATED_ANNEALING", "TABU", "STEEPEST_DESCENT", "EXACT"]
@@ -28,7 +29,7 @@ def _at_most_max_variables(name, qubo, sampler, options) -> None:
         raise ValueError(
             f"the QUBO has {qubo.num_variables} variables, more than the {name} backend's max_variables="
             f"{options['max_variables']} (it enumerates all 2^{qubo.num_variables} states); shrink the problem "
-            "(fewer samples, fewer features, a smaller max_num_literals) or use another backend (sa, tabu, highs)"
+            f"({SHRINK}) or use another backend (sa, tabu, highs)"
         )
 
 
@@ -41,7 +42,7 @@ TABU = Preset(TabuSampler, {"num_reads": 10, "timeout": 100, "seed": None, **HEU
 STEEPEST_DESCENT = Preset(SteepestDescentSolver, {"num_reads": 100, "seed": None, **HEURISTIC})
 # All 2^N states, for QUBOs of at most `max_variables` variables; the "sufficient" penalties with
 # η make the ground state the ILP optimum.
-EXACT = Preset(_exhaustive, {"max_variables": 25, "eta": True, "penalty": "sufficient"},
+EXACT = Preset(_exhaustive, {"max_variables": EXACT_MAX_VARIABLES, "eta": True, "penalty": "sufficient"},
                checks={"max_variables": lambda value: check_integer(value, "max_variables", 1)},
                guard=_at_most_max_variables)
 

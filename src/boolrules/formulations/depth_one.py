@@ -25,6 +25,7 @@ from ..validation import (
     check_number,
     check_sample_weight,
 )
+from .preselection import FEATURE_SCORES, select_features
 from .problem import DepthOneProblem
 
 __all__ = ["depth_one", "build_model", "RowBlock", "row_blocks"]
@@ -98,12 +99,18 @@ def depth_one(
     sample_weight="balanced",
     negated: bool = False,
     exclusive_literals: bool = True,
+    features: list[int] | np.ndarray | None = None,
+    max_features: int | None = None,
+    feature_score: str = "error",
 ) -> DepthOneProblem:
     """The depth-one problem: choose literals (and k) under `operator` minimising Σ w_i η_i + λ L.
 
     `negated=True` solves for `~operator(...)` by flipping the labels (weights stay with their
     samples). `sample_weight` is "balanced" (weighted error = n (1 - balanced accuracy)),
-    "uniform" or an array of per-sample weights.
+    "uniform" or an array of per-sample weights. `features` (column indices of X) builds the
+    problem on those columns only, and `max_features` on that many of them, the best on these rows
+    by `feature_score` ("error" or "mutual_info", `preselection.py`), to fit a backend's size; the
+    rules still name X's original columns (`problem.features`).
     """
     X = check_binary_matrix(X)
     n, m = X.shape
@@ -111,6 +118,18 @@ def depth_one(
         raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
     y = check_binary_labels(y, "y", n)
     name = resolve_operator(operator).__name__
+    weights = _weights(sample_weight, y)
+    if feature_score not in FEATURE_SCORES:
+        raise ValueError(f"feature_score must be one of {', '.join(FEATURE_SCORES)}, got {feature_score!r}")
+    kept = np.arange(m) if features is None else _check_features(features, m)
+    if max_features is not None:
+        kept = kept[select_features(X[:, kept], y, weights, max_features, feature_score)]
+    kept = kept if len(kept) < m else None  # sorted and distinct: all m of them are X itself
+    if kept is not None:
+        if check_integer(max_num_literals, "max_num_literals", 1) > 2 * len(kept):
+            raise ValueError(f"max_num_literals ({max_num_literals}) must be <= {2 * len(kept)}, twice the "
+                             f"{len(kept)} features kept (features, max_features)")
+        X, m = X[:, kept], len(kept)
     max_lit = check_integer(max_num_literals, "max_num_literals", 1, 2 * m)
     min_lit = check_integer(min_num_literals, "min_num_literals", 0)
     if min_lit > max_lit:
@@ -120,7 +139,6 @@ def depth_one(
     lam = check_number(lam, "lam", 0)
     negated = check_bool(negated, "negated")
     exclusive_literals = check_bool(exclusive_literals, "exclusive_literals")
-    weights = _weights(sample_weight, y)
     return DepthOneProblem(
         X=X,
         y=y,
@@ -133,7 +151,18 @@ def depth_one(
         exclusive_literals=bool(exclusive_literals),
         row_blocks=tuple(row_blocks(name, max_lit)),
         builder=build_model,
+        features=kept,
     )
+
+
+def _check_features(features, m: int) -> np.ndarray:
+    """`features` as sorted distinct column indices of a matrix with `m` columns."""
+    kept = np.asarray(features)
+    if kept.ndim != 1 or kept.size == 0 or not np.issubdtype(kept.dtype, np.integer):
+        raise ValueError(f"features must be a non-empty list of column indices, got {features!r:.80}")
+    if kept.min() < 0 or kept.max() >= m or len(np.unique(kept)) != len(kept):
+        raise ValueError(f"features must be distinct column indices in 0..{m - 1}, got {features!r:.80}")
+    return np.sort(kept)
 
 
 def build_model(problem: DepthOneProblem) -> pyo.ConcreteModel:

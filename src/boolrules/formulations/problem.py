@@ -13,6 +13,7 @@ import pyomo.environ as pyo
 from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
 from . import repair
 from .model_problem import ModelProblem
+from .preselection import relabel
 from .standard_form import Group, Layout
 
 __all__ = ["DepthOneProblem", "check_problem"]
@@ -23,7 +24,8 @@ class DepthOneProblem(ModelProblem):
     """A depth-one rule problem (`formulations.md`): its data, and its Pyomo model built on first
     access to `model` (by `builder`, `depth_one.build_model`), so array-only solvers skip it.
 
-    The model's variables are `b`, `bt` (literal indicators), `eta` (errors), and for the
+    With `features` (the original indices of X's columns, after a preselection), decoded rules
+    and `objective`/`errors` use the original indices. The model's variables are `b`, `bt` (literal indicators), `eta` (errors), and for the
     parameterized operators `k` (and `q` for Choose); constraints are named blocks
     (`max_literals`, `exclusive_literals`, `positive_rows`, ...). Objective: Σ w_i η_i + λ L.
     """
@@ -39,6 +41,13 @@ class DepthOneProblem(ModelProblem):
     exclusive_literals: bool
     row_blocks: tuple = field(repr=False)
     builder: Callable[[DepthOneProblem], pyo.ConcreteModel] = field(repr=False)
+    features: np.ndarray | None = None
+
+    @property
+    def feature_indices(self) -> np.ndarray:
+        """The original column index of each column of X: X's own order, or those a preselection
+        kept (`features`, by `depth_one(max_features=...)`); rules use these indices."""
+        return np.arange(self.num_features) if self.features is None else self.features
 
     @cached_property
     def model(self) -> pyo.ConcreteModel:
@@ -108,8 +117,9 @@ class DepthOneProblem(ModelProblem):
         bt = np.asarray(values["bt"]).round().astype(bool)
         if b.shape != (self.num_features,) or bt.shape != (self.num_features,):
             raise ValueError(f"b and bt must each hold {self.num_features} values")
+        indices = self.feature_indices
         literals = [
-            Literal(int(j), bool(neg))
+            Literal(int(indices[j]), bool(neg))
             for j in range(self.num_features)
             for neg, chosen in ((False, b[j]), (True, bt[j]))
             if chosen
@@ -127,7 +137,14 @@ class DepthOneProblem(ModelProblem):
         return ~rule if self.negated else rule
 
     def errors(self, rule: Rule) -> np.ndarray:
-        """0/1 per sample: does `rule` misclassify it?"""
+        """0/1 per sample: does `rule` (over the original feature indices) misclassify it?"""
+        if self.features is not None:
+            local = {int(j): i for i, j in enumerate(self.features)}
+            try:
+                rule = relabel(rule, local)
+            except KeyError as err:
+                raise ValueError(f"the rule uses feature {err.args[0]}, which the preselection did not keep "
+                                 f"(kept: {self.features.tolist()})") from None
         return rule.evaluate(self.X) != self.y.astype(bool)
 
     def objective(self, rule: Rule) -> float:
@@ -146,6 +163,7 @@ class DepthOneProblem(ModelProblem):
             "positive_samples": int(np.sum(self.target == 1)),
             "negative_samples": int(np.sum(self.target == 0)),
             "features": self.num_features,
+            "kept_features": None if self.features is None else self.features.tolist(),
             "max_num_literals": self.max_num_literals,
             "min_num_literals": self.min_num_literals,
             "lam": self.lam,

@@ -20,7 +20,6 @@ from .depth_two_problem import DepthTwoProblem, check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
 from .repair import polish as polish_values
-from .repair import repair_values
 from .standard_form import ToStandardForm
 
 __all__ = [

@@ -1,0 +1,78 @@
+"""Every example config runs from the command line as the README shows: `boolrules solve
+--dataset credit_risk --config examples/configs/FILE.toml` (with `--max-samples 60 --max-features 20`
+for a config that sizes no problem); the size-limited ones (a [problem] table) on every bundled dataset, and the
+real QPU's config through the mock QPU."""
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from boolrules.backends.config import problem_caps
+from boolrules.backends.hardware import QAOA_MAX_QUBITS
+from boolrules.cli import main
+from boolrules.datasets import DATASETS
+
+CONFIGS = Path(__file__).resolve().parents[1] / "examples" / "configs"
+SLOW = {"qaoa"}  # about 10 s
+
+
+def solve(capsys, config: Path, dataset: str, *extra: str) -> dict:
+    argv = ["solve", "--dataset", dataset, "--config", str(config), *extra, "--json"]
+    assert main(argv) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def readme_args(config: Path) -> list[str]:
+    """The README's extra arguments for `config`: none when it sizes the problem itself."""
+    return [] if problem_caps(config) else ["--max-samples", "60", "--max-features", "20"]
+
+
+def check(result: dict, config: Path) -> None:
+    caps = problem_caps(config)
+    assert result["rule"] and result["status"] in ("optimal", "feasible", "time_limit")
+    assert result["problem_rows"] == caps.get("max_samples", 60)
+    assert result["max_features"] == caps.get("max_features", 20)
+    assert 0 <= result["test_balanced_accuracy"] <= 1
+
+
+PARAMS = [pytest.param(path, marks=pytest.mark.slow) if path.stem in SLOW else path
+          for path in sorted(CONFIGS.glob("*.toml")) if path.stem != "dwave-qpu"]
+
+
+@pytest.mark.parametrize("config", PARAMS, ids=lambda path: path.stem)
+def test_every_example_config_solves_a_bundled_dataset(capsys, no_dwave_credentials, config):
+    check(solve(capsys, config, "credit_risk", *readme_args(config)), config)
+
+
+def test_the_real_qpu_config_runs_through_the_mock(capsys, no_dwave_credentials, tmp_path):
+    """dwave-qpu.toml is dwave-qpu-mock.toml but for `mock`: with it added, it runs offline."""
+    real, mock = (tomllib.loads((CONFIGS / name).read_text()) for name in ("dwave-qpu.toml", "dwave-qpu-mock.toml"))
+    assert mock["backend"].pop("mock") == "pegasus" and mock == real
+    text = (CONFIGS / "dwave-qpu.toml").read_text().replace('name = "dwave-qpu"\n',
+                                                             'name = "dwave-qpu"\nmock = "pegasus"\n')
+    path = tmp_path / "dwave-qpu.toml"
+    path.write_text(text)
+    result = solve(capsys, path, "credit_risk")
+    check(result, path)
+    assert result["backend"] == "dwave-qpu" and result["backend_options"]["seed"] == 0  # --seed reached the mock
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_exact_runs_on_every_bundled_dataset(capsys, dataset):
+    config = CONFIGS / "exact.toml"
+    check(solve(capsys, config, dataset), config)
+
+
+def test_qaoa_fits_every_bundled_dataset(capsys):
+    """qaoa.toml's [problem] caps give every dataset a QUBO within max_qubits (it runs on one above)."""
+    caps = problem_caps(CONFIGS / "qaoa.toml")
+    qubo = tomllib.loads((CONFIGS / "qaoa.toml").read_text())["qubo"]
+    assert qubo["eta"] is False
+    for dataset in DATASETS:
+        argv = ["inspect", "--dataset", dataset, "--max-samples", str(caps["max_samples"]), "--max-features",
+                str(caps["max_features"]), "--no-eta", "--penalty", qubo["penalty"], "--json"]
+        assert main(argv) == 0, capsys.readouterr().err
+        hardware = json.loads(capsys.readouterr().out)["hardware"]
+        assert hardware["variables"] <= QAOA_MAX_QUBITS, dataset
