@@ -130,7 +130,7 @@ class Rule:
         return to_graph(self, feature_names)
 
     def plot(self, feature_names=None, ax=None):
-        """Draw the rule tree with matplotlib (see `graph.py`)."""
+        """Draw the rule tree with matplotlib, labelled in plain language (see `graph.py`)."""
         from .graph import plot
 
         return plot(self, feature_names, ax=ax)
