@@ -1,5 +1,6 @@
 """Reasons for one decision: how a rule evaluated on one sample, and a smallest set of the sample's
-feature values that forces the same prediction whatever the rule's other features are.
+feature values that forces the same prediction whatever the rule's other features are, and the
+nodes that those values alone decide.
 
 The reason is a *smallest* one (fewest features) when the rule reads at most `EXACT_MAX_FEATURES`
 distinct features: every assignment of them is evaluated once, and the reason is a smallest set of
@@ -7,8 +8,9 @@ features on which every assignment with the other prediction differs from the sa
 hitting set, searched by increasing size). Above that, it is found greedily — drop each feature in
 turn while a three-valued evaluation (unknown features are unknown, an operator is decided when
 every count its unknown sub-rules allow gives the same output) still decides the prediction —
-and is *sufficient* but not necessarily smallest. Either way the nodes that the reason alone
-decides are marked.
+and is *sufficient* but not necessarily smallest (subset-minimal when every feature occurs once).
+A node is *decided* by the reason when it has the same value on every completion of the other
+features (checked on all of them up to the limit, by the three-valued evaluation above it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..validation import check_binary_matrix
+from .bitset import BitMatrix
 from .describe import header, literal_text
 from .nodes import Literal, Operator, Rule, Trivial
 from .semantics import operator_output
@@ -124,14 +127,17 @@ def explain(rule: Rule, x, feature_names=None, label=None) -> Explanation:
         raise ValueError(f"feature_names has {len(feature_names)} names but x has {len(x)} values")
     features = sorted({lit.index for lit in rule.literals()})
     prediction = bool(rule.evaluate(x.reshape(1, -1))[0])
+    known_all = {j: bool(x[j]) for j in features}
     if len(features) <= EXACT_MAX_FEATURES:
         chosen, kind = _smallest_reason(rule, x, features, prediction), "smallest"
+        decided = _decided_exactly(rule, x, features, chosen)
     else:
-        chosen, kind = _greedy_reason(rule, x, features, prediction), "sufficient"
+        chosen, kind = _greedy_reason(rule, known_all, prediction), "sufficient"
+        decided = {path for path, value in _three_valued(rule, {j: known_all[j] for j in chosen}).items()
+                   if value is not None}
     reason = tuple(Literal(j, not x[j]) for j in chosen)
-    known = {j: bool(x[j]) for j in chosen}
-    decided = {path for path, value in _three_valued(rule, known).items() if value is not None}
-    truth = _three_valued(rule, {j: bool(x[j]) for j in features})
+    known = set(chosen)
+    truth = _three_valued(rule, known_all)
     nodes = tuple(_report(path, node, truth, path in decided, known, feature_names) for path, node in rule.walk())
     return Explanation(rule, prediction, label, reason, kind, nodes, feature_names)
 
@@ -171,10 +177,24 @@ def _smallest_reason(rule: Rule, x, features, prediction) -> tuple[int, ...]:
     return tuple(features)  # all of them: fixing every feature fixes the output
 
 
-def _greedy_reason(rule: Rule, x, features, prediction) -> tuple[int, ...]:
+def _decided_exactly(rule: Rule, x, features, chosen) -> set[tuple]:
+    """Paths of the nodes whose value is the same on every completion of the sample's values on
+    `chosen` (all assignments of the rule's other features)."""
+    free = [j for j in features if j not in set(chosen)]
+    data = np.tile(x, (2 ** len(free), 1))
+    data[:, free] = _assignments(len(free))
+    bits, memo = BitMatrix(data, checked=True), {}
+    decided = set()
+    for path, node in rule.walk():
+        values = bits.unpack(bits.evaluate(node, memo))
+        if values.all() or not values.any():
+            decided.add(path)
+    return decided
+
+
+def _greedy_reason(rule: Rule, known: dict[int, bool], prediction) -> tuple[int, ...]:
     """Drop features one by one while the three-valued evaluation still decides the prediction."""
-    known = {j: bool(x[j]) for j in features}
-    for j in features:
+    for j in list(known):
         trial = {i: v for i, v in known.items() if i != j}
         if _three_valued(rule, trial)[()] == prediction:
             known = trial
