@@ -19,6 +19,8 @@ occurrence of a repeated one). The result is a fixed point: simplifying it again
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .nodes import And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
 from .semantics import operator_output
 
@@ -35,6 +37,7 @@ def simplify(rule: Rule) -> Rule:
     return _canonical(_pattern(rule), children)
 
 
+@lru_cache(maxsize=4096)  # each sub-rule's negation is asked for by its parent and its siblings
 def negation(rule: Rule) -> Rule:
     """The canonical form of `~rule` for a rule already in canonical form."""
     if isinstance(rule, Operator):
