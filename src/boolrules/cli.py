@@ -281,8 +281,8 @@ def _explain(args) -> int:
     explanation = clf.explain(data.raw.iloc[[args.row]])
     split = "training" if args.row in X_train.index else "test"
     result = {**_data_info(data, args), "rule": clf.rule_text_, "rule_indices": str(clf.rule_),
-              "complexity": clf.rule_.complexity, "row": args.row, "split": split, "label": int(data.y[args.row]), "seconds": seconds,
-              "explanation": explanation.to_dict()}
+              "complexity": clf.rule_.complexity, "row": args.row, "split": split, "label": int(data.y[args.row]),
+              "seconds": seconds, "explanation": explanation.to_dict()}
     if args.json:
         _print_json(result)
         return 0
@@ -562,7 +562,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the score to maximise (default: %(default)s)")
     search.add_argument("--num-starts", type=int, default=20, help="(default: %(default)s)")
     search.add_argument("--num-iterations", type=_iterations, default=2000, metavar="N",
-                        help="iterations per start; with --time-budget a cap, or none for no cap (default: %(default)s)")
+                        help="iterations per start; with --time-budget a cap, or none for no cap "
+                             "(default: %(default)s)")
     search.add_argument("--time-budget", type=float, default=None, metavar="SECONDS",
                         help="seconds for the whole search: every start cools down over its share and the best rule "
                              "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
@@ -581,7 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--nonlocal-time-limit", type=float, default=1.0, metavar="S",
                         help="seconds per non-local solve (default: %(default)s)")
     search.add_argument("--nonlocal-time-share", type=float, default=0.25, metavar="F",
-                        help="under --time-budget, the most of each start's time oracle calls may take (default: %(default)s)")
+                        help="under --time-budget, the most of each start's time oracle calls may take "
+                             "(default: %(default)s)")
     search.add_argument("--nonlocal-policy", choices=POLICIES, default="random",
                         help="how a non-local move picks its node and operator (default: %(default)s)")
     search.add_argument("--scan-moves", type=float, default=0.0, metavar="RATE",
