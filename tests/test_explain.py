@@ -168,3 +168,21 @@ def test_estimator_explain_rejects_several_rows_and_several_classes():
     y3 = np.random.default_rng(2).integers(0, 3, len(X))
     multi = RuleClassifier(max_complexity=4, num_starts=1, num_iterations=50, random_state=0).fit(X, y3)
     assert_raises_clearly(ValueError, lambda: multi.explain(X.iloc[0]), "two-class", "estimators_")
+
+
+def test_estimator_on_named_binary_features_explains_with_their_names_and_labels():
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.integers(0, 2, (120, 4)), columns=["smoker", "diabetic", "over 60", "male"])
+    y = np.where(X.smoker & (X["over 60"] | X.diabetic), "high", "low")
+    clf = RuleClassifier(max_complexity=5, num_starts=2, num_iterations=400, random_state=0).fit(X, y)
+    assert clf.binarizer_ is None and clf.score(X, y) == 1.0
+    for i in range(20):
+        e = clf.explain(X.iloc[i])
+        assert e.label == clf.predict(X.iloc[[i]])[0] == y[i]
+        assert forces(clf.rule_, X.iloc[i].to_numpy(), [lit.index for lit in e.reason], e.prediction)
+        # "low": not a smoker (one condition), or neither over 60 nor diabetic; "high": two conditions
+        if y[i] == "low":
+            allowed = [{"not smoker"}, {"not over 60", "not diabetic"}]
+        else:
+            allowed = [{"smoker", "over 60"}, {"smoker", "diabetic"}]
+        assert {e.condition(lit) for lit in e.reason} in allowed
