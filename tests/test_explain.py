@@ -66,6 +66,10 @@ def test_each_node_is_reported_as_it_evaluates(rule, x):
         if report.size is not None:
             assert report.size == len(node.subrules)
             assert report.true_count == sum(bool(reference_evaluate(sub, row)[0]) for sub in node.subrules)
+            comparison, k = report.needs.split()  # the count it needs, read back: holds iff the count meets it
+            meets = {">=": int.__ge__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__, "==": int.__eq__,
+                     "!=": int.__ne__}[comparison](report.true_count, int(k))
+            assert meets == report.holds
         # decided: the reason alone gives it its value, the same on every completion
         assert report.decided == (reference_evaluate(node, rows) == report.holds).all()
         assert report.in_reason == (isinstance(node, Literal) and node.index in fixed)
@@ -82,7 +86,7 @@ def test_a_reason_in_words():
     assert text.startswith("prediction: high risk (the rule does not hold)")
     assert "a smallest set of 2 conditions that forces this prediction, whatever the rule's 1 other features" in text
     assert "  - not smoker\n  - debt >= 10000" in text
-    assert "* [false] all of — 1 of 2 hold" in text and "> [false]     smoker" in text
+    assert "* [false] all of — 1 of 2 hold (needs == 2)" in text and "> [false]     smoker" in text
     data = e.to_dict()
     assert data["reason"] == [{"feature": 2, "value": 0, "condition": "not smoker"},
                               {"feature": 3, "value": 1, "condition": "debt >= 10000"}]

@@ -34,20 +34,21 @@ EXACT_MAX_FEATURES = 12  # 2**12 assignments, and at most C(12, 6) = 924 candida
 
 @dataclass(frozen=True)
 class NodeReport:
-    """One node on the sample: whether it holds, how many of its sub-rules held (operators), and
-    whether the reason alone decides it."""
+    """One node on the sample: whether it holds, how many of its sub-rules held against the count
+    it needs (operators: `needs` such as ">= 2", "!= 1"), and whether the reason alone decides it."""
 
     path: tuple[int, ...]
     text: str
     holds: bool
     true_count: int | None
     size: int | None
+    needs: str | None
     decided: bool
     in_reason: bool
 
     def to_dict(self) -> dict:
         return {"path": list(self.path), "text": self.text, "holds": self.holds, "true_count": self.true_count,
-                "size": self.size, "decided": self.decided, "in_reason": self.in_reason}
+                "size": self.size, "needs": self.needs, "decided": self.decided, "in_reason": self.in_reason}
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ class Explanation:
         for node in self.nodes:
             mark = ">" if node.in_reason else "*" if node.decided else " "
             state = "true " if node.holds else "false"
-            count = "" if node.size is None else f" — {node.true_count} of {node.size} hold"
+            count = "" if node.size is None else f" — {node.true_count} of {node.size} hold (needs {node.needs})"
             lines.append(f"{mark} [{state}] {'  ' * len(node.path)}{node.text}{count}")
         return "\n".join(lines)
 
@@ -147,10 +148,23 @@ def _report(path, node, truth, decided, known, feature_names) -> NodeReport:
     holds = truth[path]
     if isinstance(node, Operator):
         count = sum(truth[(*path, i)] for i in range(len(node.subrules)))
-        return NodeReport(path, header(node), holds, count, len(node.subrules), decided, False)
+        return NodeReport(path, header(node), holds, count, len(node.subrules), _needs(node), decided, False)
     if isinstance(node, Literal):
-        return NodeReport(path, literal_text(node, feature_names), holds, None, None, decided, node.index in known)
-    return NodeReport(path, "always true" if node.value else "always false", holds, None, None, True, False)
+        return NodeReport(path, literal_text(node, feature_names), holds, None, None, None, decided,
+                          node.index in known)
+    return NodeReport(path, "always true" if node.value else "always false", holds, None, None, None, True, False)
+
+
+_COMPARISONS = {"Or": ">=", "And": "==", "AtLeast": ">=", "AtMost": "<=", "Choose": "=="}
+_NEGATED = {">=": "<", "<=": ">", "==": "!="}
+
+
+def _needs(op: Operator) -> str:
+    """The count of true sub-rules an operator needs to hold: ">= 1" (Or), "== 3" (And of 3), "!= 2"."""
+    name = type(op).__name__
+    k = 1 if name == "Or" else len(op.subrules) if name == "And" else op.k
+    comparison = _COMPARISONS[name]
+    return f"{_NEGATED[comparison] if op.negated else comparison} {k}"
 
 
 def _assignments(num: int) -> np.ndarray:
