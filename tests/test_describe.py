@@ -64,3 +64,10 @@ def test_one_line_per_node_indented_by_depth(rule):
 def test_too_few_names_are_named():
     assert_raises_clearly(ValueError, lambda: parse("Or(f0, f5)").describe(NAMES), "feature_names", "feature 5")
     assert_raises_clearly(TypeError, lambda: describe("f0"), "rule")
+
+
+def test_plot_labels_are_the_short_headers():
+    graph = parse("AtLeast2(f0, ~f1, Choose1(f2, f3))").to_graph(NAMES)
+    assert [graph.nodes[path]["text"] for path in sorted(graph.nodes)] == [
+        "at least 2 of", "age >= 50", "not smoker", "exactly one of", "income < 30000", "colour == red"]
+    assert graph.nodes[()]["label"] == "AtLeast2"

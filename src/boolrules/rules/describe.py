@@ -19,34 +19,32 @@ def literal_text(literal: Literal, feature_names=None) -> str:
     return "not " + name if negated == "~" + name else negated
 
 
-def _count(k: int) -> str:
-    return "one" if k == 1 else str(k)
-
-
-def header(op: Operator) -> str:
-    """What an operator asks of its sub-rules: "all of", "at least 2 of the following hold", ..."""
+def header(op: Operator, short: bool = False) -> str:
+    """What an operator asks of its sub-rules: "all of", "at least 2 of the following hold" (with
+    `short`, "at least 2 of", for plot labels)."""
     k, negated, cls = op.k, op.negated, type(op)
+    of = " of" if short else " of the following hold"
     if cls is Or:
         return "none of" if negated else "any of"
     if cls is And:
         return "not all of" if negated else "all of"
     if cls is AtLeast:
-        return f"fewer than {k} of the following hold" if negated else f"at least {k} of the following hold"
+        return f"fewer than {k}{of}" if negated else f"at least {k}{of}"
     if cls is AtMost:
-        return f"more than {k} of the following hold" if negated else f"at most {k} of the following hold"
+        return f"more than {k}{of}" if negated else f"at most {k}{of}"
     if cls is Choose:
         if negated:
-            return f"not exactly {k} of the following hold"
-        return "exactly one of" if k == 1 else f"exactly {k} of the following hold"
+            return f"not exactly {k}{of}"
+        return "exactly one of" if k == 1 else f"exactly {k}{of}"
     raise TypeError(f"cannot describe {cls.__name__}")
 
 
-def node_text(node: Rule, feature_names=None) -> str:
+def node_text(node: Rule, feature_names=None, short: bool = False) -> str:
     """One line for one node: a condition, an operator's header, or a constant."""
     if isinstance(node, Literal):
         return literal_text(node, feature_names)
     if isinstance(node, Operator):
-        return header(node)
+        return header(node, short)
     if isinstance(node, Trivial):
         return "always true" if node.value else "always false"
     raise TypeError(f"cannot describe {type(node).__name__}")

@@ -19,12 +19,13 @@ def _label(node: Rule, feature_names) -> str:
 
 def to_graph(rule: Rule, feature_names=None) -> nx.DiGraph:
     """Directed tree from the root to the leaves; nodes are paths (tuples of child positions)
-    with attributes `label` (`AtLeast2`, `age >= 50`), `text` (`at least 2 of the following
-    hold`, `age >= 50`) and `kind` ("operator", "literal" or "constant")."""
+    with attributes `label` (`AtLeast2`, `age >= 50`), `text` (`at least 2 of`, `age >= 50`) and
+    `kind` ("operator", "literal" or "constant")."""
     graph = nx.DiGraph()
     for path, node in rule.walk():
         kind = "operator" if isinstance(node, Operator) else "literal" if isinstance(node, Literal) else "constant"
-        graph.add_node(path, label=_label(node, feature_names), text=node_text(node, feature_names), kind=kind)
+        graph.add_node(path, label=_label(node, feature_names), text=node_text(node, feature_names, short=True),
+                       kind=kind)
         if path:
             graph.add_edge(path[:-1], path)
     return graph
