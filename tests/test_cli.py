@@ -1,5 +1,6 @@
 import contextlib
 import io
+import itertools
 import json
 import re
 import subprocess
@@ -12,7 +13,7 @@ import pandas as pd
 import pytest
 from ommx.artifact import Artifact
 
-from boolrules import cli
+from boolrules import cli, load_dataset
 from boolrules.backends import Result
 from boolrules.backends.ilp import IlpBackend
 from boolrules.cli import main
@@ -25,6 +26,7 @@ from boolrules.formats import (
     sidecar_path,
 )
 from boolrules.formulations import depth_one
+from boolrules.rules import parse
 
 CONFIGS = Path(__file__).resolve().parents[1] / "examples" / "configs"
 SMALL = ["--max-samples", "100"]
@@ -156,6 +158,58 @@ def test_fit_nonlocal_backend_takes_a_toml_path(capsys, csv, tmp_path):
                                "60", "--max-complexity", "4", "--nonlocal-backend", str(config),
                                "--max-samples", "20"])
     assert result["nonlocal"]["backend"] == "sa" and result["nonlocal"]["calls"] >= 1
+
+
+def test_fit_prints_the_canonical_rule_and_describes_it(capsys):
+    argv = ["fit", "--num-starts", "2", "--num-iterations", "200", "--max-complexity", "7", "--describe"]
+    result = run_json(capsys, argv)
+    rule = parse(result["rule_indices"])
+    assert rule.simplify() == rule and result["complexity"] == rule.complexity <= result["search_complexity"]
+    assert len(result["description"].splitlines()) == len(rule.walk())
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"rule:       {result['rule']}\n" in out
+    assert "in words:\n  " + result["description"].splitlines()[0] in out
+    assert ("as found:   " + result["search_rule"] in out) == (result["search_rule"] != result["rule"])
+
+
+def explained_row(capsys, argv):
+    """The JSON of `explain`, with its reason checked against the rule: fixing the reason's feature
+    values gives the prediction on every assignment of the rule's other features."""
+    result = run_json(capsys, argv)
+    rule, explanation = parse(result["rule_indices"]), result["explanation"]
+    features = sorted({lit.index for lit in rule.literals()})
+    fixed = {r["feature"]: r["value"] for r in explanation["reason"]}
+    free = [j for j in features if j not in fixed]
+    rows = np.zeros((2 ** len(free), max(features) + 1), np.uint8)
+    rows[:, free] = list(itertools.product((0, 1), repeat=len(free)))
+    rows[:, list(fixed)] = list(fixed.values())
+    assert (rule.evaluate(rows) == explanation["prediction"]).all()
+    assert explanation["rule"] == result["rule"] and explanation["label"] == int(explanation["prediction"])
+    return result
+
+
+def test_explain_fits_then_explains_a_row(capsys):
+    argv = ["explain", "--row", "3", "--num-starts", "2", "--num-iterations", "200", "--max-complexity", "6"]
+    result = explained_row(capsys, argv)
+    label = int(load_dataset("breast_cancer").y[3])
+    assert result["row"] == 3 and result["split"] in ("training", "test") and result["label"] == label
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"row:        3 (of the {result['split']} split), label {label}" in out
+    assert "prediction: " in out and "because (a smallest set of " in out
+    for reason in result["explanation"]["reason"]:
+        assert f"  - {reason['condition']}\n" in out
+
+
+def test_explain_a_csv_row_and_a_row_out_of_range(capsys, csv):
+    argv = ["explain", "--csv", csv, "--label", "churn", "--row", "58", "--num-starts", "2", "--num-iterations", "100",
+            "--max-complexity", "4"]
+    result = explained_row(capsys, argv)
+    assert result["rows"] == 59 and result["row"] == 58
+    assert main(["explain", "--csv", csv, "--label", "churn", "--row", "59"]) == 2
+    assert "--row: 59 is not a row of" in capsys.readouterr().err
+    assert main(["explain"]) == 2  # --row is required
 
 
 # solve

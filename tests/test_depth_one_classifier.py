@@ -9,7 +9,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 from boolrules import DepthOneClassifier
 from boolrules.backends import get_backend
 from boolrules.backends.dwave import MissingCredentialsError
-from boolrules.rules import AtLeast, Literal, Or
+from boolrules.rules import And, AtLeast, Literal, Or
 
 from .fakes import Empty, Recording
 from .formulations.brute_force import best_objective
@@ -88,10 +88,12 @@ def test_names_and_negation_on_breast_cancer():
         data.data, data.target
     )
     assert isinstance(clf.best_rule_, Or) and clf.best_rule_.negated
-    names = clf.rule_text_.removeprefix("~Or(").removesuffix(")").split(", ")
+    names = clf.best_rule_.to_str(clf.feature_names_).removeprefix("~Or(").removesuffix(")").split(", ")
     assert len(names) == len(clf.best_rule_.subrules)
     assert all(any(name.startswith(f"{column} ") for column in data.feature_names) for name in names)
-    assert len(clf.best_rule_.subrules) == 2 and clf.rule_text_ == clf.best_rule_.to_str(clf.feature_names_)
+    # what users read is the canonical form: "none of" is "all of" the negated conditions
+    assert len(clf.best_rule_.subrules) == 2 and clf.rule_ == And(*(~lit for lit in clf.best_rule_.subrules))
+    assert clf.rule_text_ == clf.rule_.to_str(clf.feature_names_)
     assert clf.score(data.data, data.target) > 0.85
 
 
@@ -101,7 +103,7 @@ def test_a_dataframe_rule_reads_in_its_column_names():
     X = pd.DataFrame({"age": rng.permutation(100), "income": rng.normal(50, 10, 100), "smoker": rng.integers(0, 2, 100)})
     y = ~((X["age"] >= 50) | (X["smoker"] == 1))
     clf = DepthOneClassifier("Or", max_num_literals=2, negated=True).fit(X, y.astype(int))
-    assert clf.rule_text_ in ("~Or(age >= 49.5, smoker)", "~Or(smoker, age >= 49.5)")
+    assert clf.rule_text_ in ("And(age < 49.5, ~smoker)", "And(~smoker, age < 49.5)")
     assert clf.score(X, y.astype(int)) == 1.0
 
 

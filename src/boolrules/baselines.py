@@ -27,7 +27,8 @@ class SingleLiteralClassifier(RuleEstimator):
     Attributes
     ----------
     best_rule_ : the chosen `Literal`; where it is true the prediction is `classes_[1]`.
-    best_score_ : its training score. Also `classes_`, `feature_names_`, `rule_text_`.
+    best_score_ : its training score. Also `rule_` (the same literal), `classes_`,
+    `feature_names_`, `rule_text_`, `rule_description_`.
     """
 
     def __init__(self, metric="balanced_accuracy", binarizer="auto"):

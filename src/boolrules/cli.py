@@ -204,7 +204,9 @@ def _counts(counts: dict) -> str:
 # Commands
 
 
-def _fit(args) -> int:
+def _fitted(args, data: Dataset):
+    """`RuleClassifier` fitted with the search options of `fit` on the training split of `data`:
+    the classifier, the split, the non-local backend (or None) and the seconds it took."""
     from .localsearch import RuleClassifier
 
     backend = None
@@ -213,7 +215,6 @@ def _fit(args) -> int:
                            polish=args.polish)
     elif not args.polish:
         raise UsageError("--no-polish applies to a QUBO sampler backend: give --nonlocal-backend or --config")
-    data = _load_data(args)
     X_train, X_test, y_train, y_test = _split(data, args)
     operators = tuple(dict.fromkeys(args.operators))
     clf = RuleClassifier(
@@ -240,11 +241,19 @@ def _fit(args) -> int:
     with _running(f"non-local backend {backend.name!r}") if backend is not None else nullcontext():
         clf.fit(X_train, y_train)
     seconds = time.perf_counter() - start
+    return clf, (X_train, X_test, y_train, y_test), backend, seconds
+
+
+def _fit(args) -> int:
+    data = _load_data(args)
+    clf, (X_train, X_test, y_train, y_test), backend, seconds = _fitted(args, data)
     result = {
         **_data_info(data, args),
         "rule": clf.rule_text_,
-        "rule_indices": str(clf.best_rule_),
-        "complexity": clf.best_rule_.complexity,
+        "rule_indices": str(clf.rule_),
+        "complexity": clf.rule_.complexity,
+        "search_rule": clf.best_rule_.to_str(clf.feature_names_),
+        "search_complexity": clf.best_rule_.complexity,
         "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
         "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
         "metric": args.metric,
@@ -258,12 +267,19 @@ def _fit(args) -> int:
         stats = clf.nonlocal_stats_
         result["nonlocal"] = {"backend": backend.name, "calls": stats.calls, "proposed": stats.proposed,
                               "failed": stats.failed}
+    if args.describe:
+        result["description"] = clf.rule_description_
     if args.json:
         _print_json(result)
         return 0
     print("\n".join(_data_lines(data, args, "binarized on the training split")))
     print(f"rule:       {result['rule']}")
     print(f"complexity: {result['complexity']}")
+    if result["search_rule"] != result["rule"]:
+        print(f"as found:   {result['search_rule']} (complexity {result['search_complexity']}; "
+              "the rule above is its canonical form, with the same predictions)")
+    if args.describe:
+        print("in words:\n" + "\n".join("  " + line for line in result["description"].splitlines()))
     print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
           f"test {result['test_balanced_accuracy']:.4f}")
     if args.metric != "balanced_accuracy":
@@ -273,6 +289,26 @@ def _fit(args) -> int:
         nonlocal_ = result["nonlocal"]
         print(f"non-local:  {nonlocal_['calls']} oracle calls to {nonlocal_['backend']}, {nonlocal_['proposed']} "
               f"moves proposed, {nonlocal_['failed']} failed")
+    return 0
+
+
+def _explain(args) -> int:
+    data = _load_data(args)
+    if not 0 <= args.row < len(data.y):
+        raise UsageError(f"--row: {args.row} is not a row of {data.name}, which has rows 0 to {len(data.y) - 1}")
+    clf, (X_train, _, _, _), _, seconds = _fitted(args, data)
+    explanation = clf.explain(data.raw.iloc[[args.row]])
+    split = "training" if args.row in X_train.index else "test"
+    result = {**_data_info(data, args), "rule": clf.rule_text_, "rule_indices": str(clf.rule_),
+              "complexity": clf.rule_.complexity, "row": args.row, "split": split, "label": int(data.y[args.row]),
+              "seconds": seconds, "explanation": explanation.to_dict()}
+    if args.json:
+        _print_json(result)
+        return 0
+    print("\n".join(_data_lines(data, args, "binarized on the training split")))
+    print(f"rule:       {result['rule']}")
+    print(f"row:        {args.row} (of the {split} split), label {result['label']}")
+    print(explanation.to_text())
     return 0
 
 
@@ -326,7 +362,7 @@ def _solve(args) -> int:
             "backend": backend.name,
             "backend_options": {k: v for k, v in backend.options().items()
                                 if v is None or isinstance(v, (bool, int, float, str, dict))},
-            "rule": clf.rule_text_,
+            "rule": r.rule.to_str(clf.feature_names_),  # the depth-one problem's answer, in its operator
             "rule_indices": str(r.rule),
             "num_literals": len(r.rule.literals()),
             "status": r.status,
@@ -662,46 +698,62 @@ def build_parser() -> argparse.ArgumentParser:
     p = _parents()
     learner = _learner_defaults()
 
-    fit = sub.add_parser("fit", parents=[p["data"], p["split"], p["common"]], epilog=EPILOG,
-                         help="learn a rule with the native simulated-annealing search",
-                         description="Learn a rule with the native search on a stratified split; print it "
-                                     "with its complexity, train/test balanced accuracy and time.")
-    fit.add_argument("--max-complexity", type=int, default=learner["max_complexity"], help="(default: %(default)s)")
-    fit.add_argument("--max-depth", type=int, default=learner["max_depth"], help="(default: unbounded)")
-    fit.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=learner["operators"],
-                     metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
-    fit.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
-                     help="the score to maximise (default: %(default)s)")
-    fit.add_argument("--num-starts", type=int, default=learner["num_starts"], help="(default: %(default)s)")
-    fit.add_argument("--num-iterations", type=_iterations, default=learner["num_iterations"], metavar="N",
-                     help="iterations per start; with --time-budget a cap, or none for no cap (default: %(default)s)")
-    fit.add_argument("--time-budget", type=float, default=learner["time_budget"], metavar="SECONDS",
-                     help="seconds for the whole search: every start cools down over its share and the best rule "
-                          "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
-    fit.add_argument("--lam", type=float, default=learner["lam"], help="complexity penalty (default: %(default)s)")
-    fit.add_argument("--n-jobs", type=int, default=learner["n_jobs"], help="parallel workers for the starts")
-    backend = fit.add_mutually_exclusive_group()
+    search = _Parser(add_help=False)  # the options of the search, which `explain` runs too
+    search.add_argument("--max-complexity", type=int, default=learner["max_complexity"], help="(default: %(default)s)")
+    search.add_argument("--max-depth", type=int, default=learner["max_depth"], help="(default: unbounded)")
+    search.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=learner["operators"],
+                        metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
+    search.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
+                        help="the score to maximise (default: %(default)s)")
+    search.add_argument("--num-starts", type=int, default=learner["num_starts"], help="(default: %(default)s)")
+    search.add_argument("--num-iterations", type=_iterations, default=learner["num_iterations"], metavar="N",
+                        help="iterations per start; with --time-budget a cap, or none for no cap "
+                             "(default: %(default)s)")
+    search.add_argument("--time-budget", type=float, default=learner["time_budget"], metavar="SECONDS",
+                        help="seconds for the whole search: every start cools down over its share and the best rule "
+                             "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
+    search.add_argument("--lam", type=float, default=learner["lam"], help="complexity penalty (default: %(default)s)")
+    search.add_argument("--n-jobs", type=int, default=learner["n_jobs"], help="parallel workers for the starts")
+    backend = search.add_mutually_exclusive_group()
     backend.add_argument("--nonlocal-backend", metavar="NAME_OR_TOML", default=None,
                          help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "
                               "default: local moves only")
     backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
-    fit.add_argument("--max-samples", type=_positive_int, default=learner["max_samples"], metavar="N",
-                     help="most rows in a non-local subproblem (default: %(default)s)")
-    fit.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
-                     help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
-                          "takes depth-two problems, such as highs)")
-    fit.add_argument("--nonlocal-time-limit", type=_call_limit, default=learner["nonlocal_time_limit"], metavar="S",
-                     help="seconds per non-local solve, none for the backend's own, or auto: 1 s, and under "
-                          "--time-budget 0.4%% of each start's time (default: %(default)s)")
-    fit.add_argument("--nonlocal-time-share", type=float, default=learner["nonlocal_time_share"], metavar="F",
-                     help="under --time-budget, the most of each start's time oracle calls may take (default: %(default)s)")
-    fit.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
-                     help="how a non-local move picks its node and operator (default: %(default)s)")
-    fit.add_argument("--scan-moves", type=float, default=learner["scan_moves"], metavar="RATE",
-                     help="share of local proposals that are literal scans (default: %(default)s)")
-    fit.add_argument("--no-polish", dest="polish", action="store_false",
-                     help="a QUBO sampler as non-local backend: keep its repaired rule, without native literal swaps")
+    search.add_argument("--max-samples", type=_positive_int, default=learner["max_samples"], metavar="N",
+                        help="most rows in a non-local subproblem (default: %(default)s)")
+    search.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
+                        help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
+                             "takes depth-two problems, such as highs)")
+    search.add_argument("--nonlocal-time-limit", type=_call_limit, default=learner["nonlocal_time_limit"],
+                        metavar="S", help="seconds per non-local solve, none for the backend's own, or auto: 1 s, "
+                                          "and under --time-budget 0.4%% of each start's time (default: %(default)s)")
+    search.add_argument("--nonlocal-time-share", type=float, default=learner["nonlocal_time_share"], metavar="F",
+                        help="under --time-budget, the most of each start's time oracle calls may take "
+                             "(default: %(default)s)")
+    search.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
+                        help="how a non-local move picks its node and operator (default: %(default)s)")
+    search.add_argument("--scan-moves", type=float, default=learner["scan_moves"], metavar="RATE",
+                        help="share of local proposals that are literal scans (default: %(default)s)")
+    search.add_argument("--no-polish", dest="polish", action="store_false",
+                        help="a QUBO sampler as non-local backend: keep its repaired rule, without native literal "
+                             "swaps")
+    fit = sub.add_parser("fit", parents=[p["data"], p["split"], search, p["common"]], epilog=EPILOG,
+                         help="learn a rule with the native simulated-annealing search",
+                         description="Learn a rule with the native search on a stratified split; print it "
+                                     "with its complexity, train/test balanced accuracy and time.")
+    fit.add_argument("--describe", action="store_true", help="print the rule in plain language too")
     fit.set_defaults(func=_fit)
+
+    explain = sub.add_parser("explain", parents=[p["data"], p["split"], search, p["common"]], epilog=EPILOG,
+                             help="fit a rule, then explain its prediction for one row",
+                             description="Fit a rule as `fit` does (there is no saved model), then explain its "
+                                         "prediction for one row of the data: which conditions held, how many "
+                                         "counted under each operator, and a smallest set of the row's values "
+                                         "that forces the prediction.")
+    explain.add_argument("--row", type=int, required=True, metavar="INDEX",
+                         help="the row to explain: its position in the data (after rows with missing values "
+                              "are dropped), 0-based, in the training or the test split")
+    explain.set_defaults(func=_explain)
 
     solve = sub.add_parser("solve", parents=[p["data"], p["split"], p["problem"], p["common"]], epilog=EPILOG,
                            help="solve one depth-one problem on a backend",

@@ -43,7 +43,8 @@ class DepthOneClassifier(RuleEstimator):
     binarizer : "auto", None or a transformer, as for `RuleClassifier`.
 
     Attributes: best_rule_, best_score_ (metric on all training rows), result_ (the backend's
-    `Result`), classes_, feature_names_, rule_text_, binarizer_.
+    `Result`), rule_ (best_rule_'s canonical form), classes_, feature_names_, rule_text_ and
+    rule_description_ (rule_ with those names), binarizer_.
     """
 
     _parameter_constraints: dict = {

@@ -2,8 +2,8 @@
 
 A subclass implements `_fit_binary(X, y, rng)` on 0/1 features and 0/1 labels and sets
 `best_rule_` and `best_score_`; everything else (DataFrames and their column names,
-`binarizer="auto"`, label mapping, one-vs-rest for more than two classes, predict and
-score) is here once.
+`binarizer="auto"`, label mapping, one-vs-rest for more than two classes, the readable rule,
+predict, score and explain) is here once.
 """
 
 from __future__ import annotations
@@ -36,8 +36,29 @@ def _is_binary(X) -> bool:
     return bool(np.isin(values, (0, 1)).all())
 
 
+def _one_row(x):
+    """The sample `x` as a one-row 2-D array or DataFrame; anything else is an error naming `x`."""
+    if hasattr(x, "to_frame") and hasattr(x, "index"):  # a pandas Series: one row, its index the columns
+        return x.to_frame().T.infer_objects()
+    if hasattr(x, "columns"):
+        rows = len(x)
+    else:
+        x = np.asarray(x)
+        if x.ndim == 1:
+            return x.reshape(1, -1)
+        rows = len(x) if x.ndim == 2 else None
+    if rows != 1:
+        raise ValueError(f"x must be one sample (a 1-D array, a Series or one row), got shape {np.shape(x)}")
+    return x
+
+
 class RuleEstimator(ClassifierMixin, BaseEstimator):
     """Base class of classifiers whose model is one rule (`best_rule_`) over binary features.
+
+    `best_rule_` is the rule as the search found it (what its objective and seeds reproduce);
+    `rule_` is its canonical form (`Rule.simplify`: the same prediction on every input, never more
+    nodes), the one users read: `rule_text_` and `rule_description_` (`Rule.describe`) show it
+    with the binary features' names, and `explain` explains it.
 
     `binarizer`: "auto" uses 0/1 input as is and binarizes any other input with
     `QuantileBinarizer`; None demands 0/1 input; or a transformer to fit and apply.
@@ -123,7 +144,9 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         self.estimators_ = None
         Xb, self.feature_names_ = self._binarize_fit(X)
         self._fit_binary(Xb, (y == self.classes_[1]).astype(np.uint8), rng)
-        self.rule_text_ = self.best_rule_.to_str(self.feature_names_)
+        self.rule_ = self.best_rule_.simplify()
+        self.rule_text_ = self.rule_.to_str(self.feature_names_)
+        self.rule_description_ = self.rule_.describe(self.feature_names_)
         return self
 
     def decision_function(self, X) -> np.ndarray:
@@ -140,6 +163,22 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         if scores.ndim == 2:
             return self.classes_[np.argmax(scores, axis=1)]
         return self.classes_[scores.astype(int)]
+
+    def explain(self, x):
+        """Why the rule predicts what it does for the one sample `x` (a 1-D array, a one-row 2-D
+        array or DataFrame, or a pandas Series): an `Explanation` of `rule_` on its binary
+        features, with text (`str`), a dict (`to_dict`) and a plot (see `rules/explain.py`)."""
+        check_is_fitted(self)
+        if self.estimators_ is not None:
+            raise ValueError(f"explain works on a two-class classifier; this one has {len(self.classes_)} classes: "
+                             "explain with one of its one-vs-rest estimators_ instead")
+        X = _one_row(x)
+        X = self._check_X(X, reset=False)
+        Xb = self._binarize(X)
+        from .rules.explain import explain
+
+        prediction = self.classes_[int(self.best_rule_.evaluate(Xb)[0])]
+        return explain(self.rule_, Xb[0], self.feature_names_, label=prediction)
 
     def score(self, X, y) -> float:
         """The configured `metric` of the predictions on `X` (accuracy when multi-class)."""

@@ -209,12 +209,14 @@ class RuleClassifier(RuleEstimator):
 
     Attributes
     ----------
-    best_rule_, best_score_ (metric on the training data), best_objective_, classes_,
-    feature_names_ (names of the binary features, or None), rule_text_ (the rule with those
-    names), binarizer_ (fitted transformer or None), starts_ (one `StartResult` per start),
-    estimators_ (one binary classifier per class when there are more than two classes),
-    nonlocal_stats_ (oracle calls, proposed moves, failures by kind, summed over the starts),
-    n_iter_ (iterations each start ran, an array), fit_seconds_ (wall seconds of the search).
+    best_rule_ (the rule the search found), rule_ (its canonical form, `Rule.simplify`: same
+    predictions, never more nodes), best_score_ (metric on the training data), best_objective_,
+    classes_, feature_names_ (names of the binary features, or None), rule_text_ and
+    rule_description_ (`rule_` with those names, as a formula and in plain language), binarizer_
+    (fitted transformer or None), starts_ (one `StartResult` per start), estimators_ (one binary
+    classifier per class when there are more than two classes), nonlocal_stats_ (oracle calls,
+    proposed moves, failures by kind, summed over the starts), n_iter_ (iterations each start
+    ran, an array), fit_seconds_ (wall seconds of the search).
     """
 
     _parameter_constraints: dict = {

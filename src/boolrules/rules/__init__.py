@@ -1,6 +1,9 @@
-"""Expressive Boolean rules: literals and operators, evaluation, text, JSON and graph forms."""
+"""Expressive Boolean rules: literals and operators, evaluation, text, JSON and graph forms, the
+canonical form, plain-language descriptions and explanations of single decisions."""
 
 from .bitset import BitMatrix, evaluate
+from .describe import describe
+from .explain import Explanation, explain
 from .nodes import (
     OPERATORS,
     And,
@@ -21,6 +24,7 @@ from .parse import parse
 from .semantics import operator_output
 from .serialize import from_dict, from_json, to_dict
 from .shapes import SHAPES, Shape, resolve_nonlocal_operators, resolve_shape
+from .simplify import simplify
 
 __all__ = [
     "OPERATORS",
@@ -29,6 +33,7 @@ __all__ = [
     "AtMost",
     "BitMatrix",
     "Choose",
+    "Explanation",
     "Literal",
     "One",
     "Operator",
@@ -37,7 +42,9 @@ __all__ = [
     "SHAPES",
     "Shape",
     "Zero",
+    "describe",
     "evaluate",
+    "explain",
     "from_dict",
     "from_json",
     "negate_name",
@@ -47,5 +54,6 @@ __all__ = [
     "resolve_operators",
     "resolve_nonlocal_operators",
     "resolve_shape",
+    "simplify",
     "to_dict",
 ]

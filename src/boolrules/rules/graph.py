@@ -1,9 +1,11 @@
-"""Rules as networkx trees and matplotlib drawings (one node per literal occurrence, no crossings)."""
+"""Rules as networkx trees and matplotlib drawings (one node per literal occurrence, no crossings);
+drawings label nodes in plain language (`describe.py`)."""
 
 from __future__ import annotations
 
 import networkx as nx
 
+from .describe import node_text
 from .nodes import Literal, Operator, Rule
 
 __all__ = ["to_graph", "plot"]
@@ -17,11 +19,13 @@ def _label(node: Rule, feature_names) -> str:
 
 def to_graph(rule: Rule, feature_names=None) -> nx.DiGraph:
     """Directed tree from the root to the leaves; nodes are paths (tuples of child positions)
-    with attributes `label` and `kind` ("operator", "literal" or "constant")."""
+    with attributes `label` (`AtLeast2`, `age >= 50`), `text` (`at least 2 of`, `age >= 50`) and
+    `kind` ("operator", "literal" or "constant")."""
     graph = nx.DiGraph()
     for path, node in rule.walk():
         kind = "operator" if isinstance(node, Operator) else "literal" if isinstance(node, Literal) else "constant"
-        graph.add_node(path, label=_label(node, feature_names), kind=kind)
+        graph.add_node(path, label=_label(node, feature_names), text=node_text(node, feature_names, short=True),
+                       kind=kind)
         if path:
             graph.add_edge(path[:-1], path)
     return graph
@@ -38,7 +42,7 @@ def _layout(rule: Rule, graph: nx.DiGraph) -> dict:
             xs = [place(sub, (*path, i), depth + 1) for i, sub in enumerate(node.subrules)]
             x = (xs[0] + xs[-1]) / 2
         else:
-            width = len(graph.nodes[path]["label"]) + 4
+            width = len(graph.nodes[path]["text"]) + 4
             x = right_edge[0] + width / 2
             right_edge[0] += width
         positions[path] = (x, -depth)
@@ -48,8 +52,10 @@ def _layout(rule: Rule, graph: nx.DiGraph) -> dict:
     return positions
 
 
-def plot(rule: Rule, feature_names=None, ax=None):
-    """Draw the rule tree; returns the matplotlib Axes."""
+def plot(rule: Rule, feature_names=None, ax=None, styles=None):
+    """Draw the rule tree, nodes labelled in plain language; returns the matplotlib Axes.
+    `styles` maps a node's path to matplotlib box properties that override the defaults (the
+    highlighting of `plotting.plot_explanation`)."""
     import matplotlib.pyplot as plt
 
     graph = to_graph(rule, feature_names)
@@ -61,12 +67,12 @@ def plot(rule: Rule, feature_names=None, ax=None):
         (x0, y0), (x1, y1) = positions[parent], positions[child]
         ax.plot([x0, x1], [y0, y1], color="0.5", zorder=1)
     colours = {"operator": "#cfe2f3", "literal": "#fff2cc", "constant": "#eeeeee"}
+    styles = styles or {}
     for path, data in graph.nodes(data=True):
         x, y = positions[path]
-        ax.text(
-            x, y, data["label"], ha="center", va="center", fontsize=9, zorder=2,
-            bbox={"boxstyle": "round,pad=0.4", "facecolor": colours[data["kind"]], "edgecolor": "0.4"},
-        )
+        box = {"boxstyle": "round,pad=0.4", "facecolor": colours[data["kind"]], "edgecolor": "0.4",
+               **styles.get(path, {})}
+        ax.text(x, y, data["text"], ha="center", va="center", fontsize=9, zorder=2, bbox=box)
     ax.set_xlim(0, span)
     ax.set_ylim(-rule.depth - 0.5, 0.5)
     ax.set_axis_off()

@@ -104,6 +104,19 @@ class Rule:
     def __reduce__(self):
         return (_rebuild, (self.to_dict(),))
 
+    def simplify(self) -> Rule:
+        """The canonical form: the same prediction on every input, never more nodes, familiar
+        operators (see `simplify.py` for the rewrites and the order of preference)."""
+        from .simplify import simplify
+
+        return simplify(self)
+
+    def describe(self, feature_names=None) -> str:
+        """Indented plain-language text ("all of:", "at least 2 of the following hold:", ...)."""
+        from .describe import describe
+
+        return describe(self, feature_names)
+
     def to_dict(self) -> dict:
         """JSON-safe dictionary form (see `serialize.py`)."""
         from .serialize import to_dict
@@ -117,7 +130,7 @@ class Rule:
         return to_graph(self, feature_names)
 
     def plot(self, feature_names=None, ax=None):
-        """Draw the rule tree with matplotlib (see `graph.py`)."""
+        """Draw the rule tree with matplotlib, labelled in plain language (see `graph.py`)."""
         from .graph import plot
 
         return plot(self, feature_names, ax=ax)

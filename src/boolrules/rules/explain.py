@@ -1,0 +1,239 @@
+"""Reasons for one decision: how a rule evaluated on one sample, and a smallest set of the sample's
+feature values that forces the same prediction whatever the rule's other features are, and the
+nodes that those values alone decide.
+
+The reason is a *smallest* one (fewest features) when the rule reads at most `EXACT_MAX_FEATURES`
+distinct features: every assignment of them is evaluated once, and the reason is a smallest set of
+features on which every assignment with the other prediction differs from the sample (a minimum
+hitting set, searched by increasing size). Above that, it is found greedily — drop each feature in
+turn while a three-valued evaluation (unknown features are unknown, an operator is decided when
+every count its unknown sub-rules allow gives the same output) still decides the prediction —
+and is *sufficient* but not necessarily smallest (subset-minimal when every feature occurs once).
+A node is *decided* by the reason when it has the same value on every completion of the other
+features (checked on all of them up to the limit, by the three-valued evaluation above it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..validation import check_binary_matrix
+from .bitset import BitMatrix
+from .describe import header, literal_text
+from .nodes import Literal, Operator, Rule, Trivial
+from .semantics import operator_output
+
+__all__ = ["EXACT_MAX_FEATURES", "Explanation", "NodeReport", "explain"]
+
+EXACT_MAX_FEATURES = 12  # 2**12 assignments, and at most C(12, 6) = 924 candidate sets per size
+
+
+@dataclass(frozen=True)
+class NodeReport:
+    """One node on the sample: whether it holds, how many of its sub-rules held against the count
+    it needs (operators: `needs` such as ">= 2", "!= 1"), and whether the reason alone decides it."""
+
+    path: tuple[int, ...]
+    text: str
+    holds: bool
+    true_count: int | None
+    size: int | None
+    needs: str | None
+    decided: bool
+    in_reason: bool
+
+    def to_dict(self) -> dict:
+        return {"path": list(self.path), "text": self.text, "holds": self.holds, "true_count": self.true_count,
+                "size": self.size, "needs": self.needs, "decided": self.decided, "in_reason": self.in_reason}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why `rule` predicts what it does for one sample (see the module docstring)."""
+
+    rule: Rule
+    prediction: bool
+    label: object
+    reason: tuple[Literal, ...]
+    reason_kind: str
+    nodes: tuple[NodeReport, ...]
+    feature_names: list | None = field(default=None, repr=False)
+
+    def condition(self, literal: Literal) -> str:
+        return literal_text(literal, self.feature_names)
+
+    def to_dict(self) -> dict:
+        """JSON-safe form: the prediction, the reason (feature, value and condition) and every node."""
+        return {
+            "prediction": self.prediction,
+            "label": _jsonable(self.label),
+            "rule": self.rule.to_str(self.feature_names),
+            "reason_kind": self.reason_kind,
+            "reason": [{"feature": lit.index, "value": int(not lit.negated), "condition": self.condition(lit)}
+                       for lit in self.reason],
+            "nodes": [node.to_dict() for node in self.nodes],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+    def to_text(self) -> str:
+        """What a credit officer or clinician is shown: the prediction, the reason, the evaluation."""
+        outcome = "holds" if self.prediction else "does not hold"
+        label = "" if self.label is None else f"{self.label} "
+        lines = [f"prediction: {label}(the rule {outcome})"]
+        others = len({lit.index for lit in self.rule.literals()}) - len(self.reason)
+        what = "a smallest set" if self.reason_kind == "smallest" else "a set"
+        if self.reason:
+            conditions = "condition" if len(self.reason) == 1 else "conditions"
+            lines.append(f"because ({what} of {len(self.reason)} {conditions} that forces this prediction, whatever "
+                         f"the rule's {others} other features are):")
+            lines.extend(f"  - {self.condition(lit)}" for lit in self.reason)
+        else:
+            lines.append("because the rule is constant")
+        lines.append("how the rule evaluated (* decided by those conditions alone, > one of them):")
+        for node in self.nodes:
+            mark = ">" if node.in_reason else "*" if node.decided else " "
+            state = "true " if node.holds else "false"
+            count = "" if node.size is None else f" — {node.true_count} of {node.size} hold (needs {node.needs})"
+            lines.append(f"{mark} [{state}] {'  ' * len(node.path)}{node.text}{count}")
+        return "\n".join(lines)
+
+    __str__ = to_text
+
+    def plot(self, ax=None):
+        """The rule tree with each node coloured by its truth on the sample and the reason and the
+        nodes it decides outlined (`plotting.plot_explanation`)."""
+        from ..plotting import plot_explanation
+
+        return plot_explanation(self, ax=ax)
+
+
+def _jsonable(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def explain(rule: Rule, x, feature_names=None, label=None) -> Explanation:
+    """Explain `rule`'s prediction on the 0/1 sample `x` (one row of binary features)."""
+    if not isinstance(rule, Rule):
+        raise TypeError(f"explain expects a rule, got {type(rule).__name__}")
+    x = check_binary_matrix(np.asarray(x).reshape(1, -1), "x")[0]
+    if rule.max_feature_index() >= len(x):
+        raise ValueError(f"the rule references feature {rule.max_feature_index()} but x has only {len(x)} values")
+    if feature_names is not None and len(feature_names) < len(x):
+        raise ValueError(f"feature_names has {len(feature_names)} names but x has {len(x)} values")
+    features = sorted({lit.index for lit in rule.literals()})
+    prediction = bool(rule.evaluate(x.reshape(1, -1))[0])
+    known_all = {j: bool(x[j]) for j in features}
+    if len(features) <= EXACT_MAX_FEATURES:
+        chosen, kind = _smallest_reason(rule, x, features, prediction), "smallest"
+        decided = _decided_exactly(rule, x, features, chosen)
+    else:
+        chosen, kind = _greedy_reason(rule, known_all, prediction), "sufficient"
+        decided = {path for path, value in _three_valued(rule, {j: known_all[j] for j in chosen}).items()
+                   if value is not None}
+    reason = tuple(Literal(j, not x[j]) for j in chosen)
+    known = set(chosen)
+    truth = _three_valued(rule, known_all)
+    nodes = tuple(_report(path, node, truth, path in decided, known, feature_names) for path, node in rule.walk())
+    return Explanation(rule, prediction, label, reason, kind, nodes, feature_names)
+
+
+def _report(path, node, truth, decided, known, feature_names) -> NodeReport:
+    """`truth`: every node's value on the sample (all features known), by path."""
+    holds = truth[path]
+    if isinstance(node, Operator):
+        count = sum(truth[(*path, i)] for i in range(len(node.subrules)))
+        return NodeReport(path, header(node), holds, count, len(node.subrules), _needs(node), decided, False)
+    if isinstance(node, Literal):
+        return NodeReport(path, literal_text(node, feature_names), holds, None, None, None, decided,
+                          node.index in known)
+    return NodeReport(path, "always true" if node.value else "always false", holds, None, None, None, True, False)
+
+
+_COMPARISONS = {"Or": ">=", "And": "==", "AtLeast": ">=", "AtMost": "<=", "Choose": "=="}
+_NEGATED = {">=": "<", "<=": ">", "==": "!="}
+
+
+def _needs(op: Operator) -> str:
+    """The count of true sub-rules an operator needs to hold: ">= 1" (Or), "== 3" (And of 3), "!= 2"."""
+    name = type(op).__name__
+    k = 1 if name == "Or" else len(op.subrules) if name == "And" else op.k
+    comparison = _COMPARISONS[name]
+    return f"{_NEGATED[comparison] if op.negated else comparison} {k}"
+
+
+def _assignments(num: int) -> np.ndarray:
+    """Every 0/1 assignment of `num` variables, one per row (row i is i's bits, variable 0 lowest)."""
+    return ((np.arange(2**num)[:, None] >> np.arange(num)) & 1).astype(np.uint8)
+
+
+def _smallest_reason(rule: Rule, x, features, prediction) -> tuple[int, ...]:
+    """Fewest features whose sample values force `prediction`: every assignment of the rule's
+    features that predicts otherwise must differ from the sample on one of them."""
+    m = len(features)
+    assignments = _assignments(m)
+    data = np.zeros((len(assignments), len(x)), np.uint8)
+    data[:, features] = assignments
+    wrong = assignments[rule.evaluate(data) != prediction]
+    if not len(wrong):
+        return ()
+    differs = (wrong != x[features]) @ (1 << np.arange(m))  # bit i: differs on features[i]
+    for size in range(1, m):
+        for chosen in itertools.combinations(range(m), size):
+            mask = sum(1 << i for i in chosen)
+            if np.all(differs & mask):
+                return tuple(features[i] for i in chosen)
+    return tuple(features)  # all of them: fixing every feature fixes the output
+
+
+def _decided_exactly(rule: Rule, x, features, chosen) -> set[tuple]:
+    """Paths of the nodes whose value is the same on every completion of the sample's values on
+    `chosen` (all assignments of the rule's other features)."""
+    free = [j for j in features if j not in set(chosen)]
+    data = np.tile(x, (2 ** len(free), 1))
+    data[:, free] = _assignments(len(free))
+    bits, memo = BitMatrix(data, checked=True), {}
+    decided = set()
+    for path, node in rule.walk():
+        values = bits.unpack(bits.evaluate(node, memo))
+        if values.all() or not values.any():
+            decided.add(path)
+    return decided
+
+
+def _greedy_reason(rule: Rule, known: dict[int, bool], prediction) -> tuple[int, ...]:
+    """Drop features one by one while the three-valued evaluation still decides the prediction."""
+    for j in list(known):
+        trial = {i: v for i, v in known.items() if i != j}
+        if _three_valued(rule, trial)[()] == prediction:
+            known = trial
+    return tuple(sorted(known))
+
+
+def _three_valued(rule: Rule, known: dict[int, bool]) -> dict[tuple, bool | None]:
+    """Each node's value when only the features in `known` are known (None: undecided). Sound: a
+    decided node has that value for every value of the unknown features."""
+    values: dict[tuple, bool | None] = {}
+
+    def visit(node: Rule, path: tuple) -> bool | None:
+        if isinstance(node, Literal):
+            value = known.get(node.index)
+            out = None if value is None else value != node.negated
+        elif isinstance(node, Trivial):
+            out = node.value
+        else:
+            subs = [visit(sub, (*path, i)) for i, sub in enumerate(node.subrules)]
+            low = sum(s is True for s in subs)
+            high = len(subs) - sum(s is False for s in subs)
+            outputs = set(operator_output(type(node), np.arange(low, high + 1), len(subs), node.k).tolist())
+            out = None if len(outputs) > 1 else outputs.pop() != node.negated
+        values[path] = out
+        return out
+
+    visit(rule, ())
+    return values

@@ -1,0 +1,172 @@
+"""A canonical, equivalent form of a rule: the same prediction on every input, never more nodes.
+
+Every operator is a function of how many of its n sub-rules are true, so an operator node is a
+*pattern*: its truth for each count 0..n. `simplify` rewrites bottom-up: it removes constant
+sub-rules, pairs of a sub-rule and its negation (each pair counts exactly one) and repeated
+sub-rules where that leaves a simpler rule, then writes the node's pattern with the most familiar
+operator that has it, in this order of preference (ties in complexity are decided by it):
+
+1. a constant (`Zero`, `One`) or, over one sub-rule, the sub-rule itself or its negation;
+2. `Or` (count >= 1) and `And` (count == n); "none of" (count == 0) as `And` of the negated
+   sub-rules and "not all of" (count <= n - 1) as `Or` of them — a negation costs no node, and a
+   negated literal reads naturally (`age < 50`), a negated operator is rewritten in turn;
+3. `AtLeast` k, then `AtMost` k, then `Choose` k, over the sub-rules as they are;
+4. `~Choose` k (count != k), the one pattern no un-negated operator has.
+
+`Or` inside `Or` and `And` inside `And` are flattened. Sub-rules keep their order (the first
+occurrence of a repeated one). The result is a fixed point: simplifying it again changes nothing.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .nodes import And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
+from .semantics import operator_output
+
+__all__ = ["simplify", "negation"]
+
+
+def simplify(rule: Rule) -> Rule:
+    """The canonical form of `rule`: equivalent on every input and of no greater complexity."""
+    if not isinstance(rule, Rule):
+        raise TypeError(f"simplify expects a rule, got {type(rule).__name__}")
+    if not isinstance(rule, Operator):
+        return rule
+    children = [simplify(sub) for sub in rule.subrules]
+    return _canonical(_pattern(rule), children)
+
+
+@lru_cache(maxsize=4096)  # each sub-rule's negation is asked for by its parent and its siblings
+def negation(rule: Rule) -> Rule:
+    """The canonical form of `~rule` for a rule already in canonical form."""
+    if isinstance(rule, Operator):
+        return _canonical(tuple(not p for p in _pattern(rule)), list(rule.subrules))
+    return ~rule
+
+
+def _pattern(op: Operator) -> tuple[bool, ...]:
+    """Truth of `op` (negation included) for each count 0..n of true sub-rules."""
+    n = len(op.subrules)
+    truth = operator_output(type(op), range(n + 1), n, op.k)
+    return tuple(bool(t) != op.negated for t in truth)
+
+
+def _constant(pattern) -> Rule | None:
+    if all(pattern):
+        return One()
+    if not any(pattern):
+        return Zero()
+    return None
+
+
+def _canonical(pattern: tuple[bool, ...], children: list[Rule]) -> Rule:
+    """The canonical rule that is `pattern` over `children` (each already canonical)."""
+    pattern, children = _drop_constants(pattern, children)
+    pattern, children = _drop_complements(pattern, children)
+    constant = _constant(pattern)
+    if constant is not None:
+        return constant
+    repeated = _split_repeated(pattern, children)
+    if repeated is not None:
+        return repeated
+    return _write(pattern, children)
+
+
+def _drop_constants(pattern, children):
+    """A true constant shifts the count by one; a false one does not count."""
+    kept = []
+    for child in children:
+        if isinstance(child, Trivial):
+            pattern = pattern[1:] if child.value else pattern[:-1]
+        else:
+            kept.append(child)
+    return pattern, kept
+
+
+def _drop_complements(pattern, children):
+    """A sub-rule and its negation together count exactly one: drop both, shift the count."""
+    children = list(children)
+    i = 0
+    while i < len(children):
+        opposite = negation(children[i])
+        j = next((j for j in range(i + 1, len(children)) if children[j] == opposite), None)
+        if j is None:
+            i += 1
+            continue
+        del children[j], children[i]
+        pattern = pattern[1:-1]
+    return pattern, children
+
+
+def _split_repeated(pattern, children) -> Rule | None:
+    """A sub-rule d repeated m times: when d true or d false makes the node constant, the node is
+    Or/And of d (or ~d) and an operator over the others, which has fewer nodes. None if no repeated
+    sub-rule allows it."""
+    for d in children:
+        m = sum(child == d for child in children)
+        if m < 2:
+            continue
+        rest = [child for child in children if child != d]
+        size = len(rest)
+        when_false, when_true = pattern[: size + 1], pattern[m:]
+        if when_false == when_true:
+            return _canonical(when_false, rest)
+        if all(when_true):
+            return _canonical(_any(2), [d, _canonical(when_false, rest)])
+        if not any(when_true):
+            return _canonical(_all(2), [negation(d), _canonical(when_false, rest)])
+        if not any(when_false):
+            return _canonical(_all(2), [d, _canonical(when_true, rest)])
+        if all(when_false):
+            return _canonical(_any(2), [negation(d), _canonical(when_true, rest)])
+    return None
+
+
+def _any(n: int) -> tuple[bool, ...]:
+    """The pattern of Or over n sub-rules."""
+    return (False,) + (True,) * n
+
+
+def _all(n: int) -> tuple[bool, ...]:
+    """The pattern of And over n sub-rules."""
+    return (False,) * n + (True,)
+
+
+def _write(pattern, children) -> Rule:
+    """`pattern` (not constant) over distinct, non-constant `children` with the preferred operator."""
+    n = len(children)
+    if n == 1:
+        return children[0] if pattern == (False, True) else negation(children[0])
+    if pattern == _any(n):
+        return _flatten(Or, children)
+    if pattern == _all(n):
+        return _flatten(And, children)
+    if pattern == (True,) + (False,) * n:  # none of them: all of their negations
+        return _canonical(_all(n), [negation(c) for c in children])
+    if pattern == (True,) * n + (False,):  # not all of them: any of their negations
+        return _canonical(_any(n), [negation(c) for c in children])
+    first = pattern.index(True)
+    last = n - pattern[::-1].index(True)
+    if all(pattern[first:]):
+        return AtLeast(first, *children)
+    if all(pattern[:last + 1]):
+        return AtMost(last, *children)
+    if pattern.count(True) == 1:
+        return Choose(first, *children)
+    # What is left is true for every count but one: operator patterns, shifted by dropped constants,
+    # complements and repeats, are thresholds, single counts or all counts but one.
+    return Choose(pattern.index(False), *children, negated=True)
+
+
+def _flatten(cls, children) -> Rule:
+    """`cls` over `children`, with children of the same (un-negated) operator spliced in; the
+    spliced rule is simplified again, since splicing can bring repeats or complements together."""
+    if not any(type(c) is cls and not c.negated for c in children):
+        return cls(*children)
+    spliced = []
+    for child in children:
+        spliced.extend(child.subrules if type(child) is cls and not child.negated else (child,))
+    n = len(spliced)
+    return _canonical(_any(n) if cls is Or else _all(n), spliced)
+
