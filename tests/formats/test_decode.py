@@ -170,3 +170,28 @@ def test_feature_names_are_checked_before_anything_is_written(tmp_path, atleast_
     assert_raises_clearly(TypeError, lambda: atleast_qubo.problem.export(tmp_path / "m.lp", "lp", "abcd"),
                           "feature_names must be a list")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_preselected_problem_decodes_to_its_original_columns(tmp_path):
+    """With max_features, the file holds the kept columns only; the sidecar keeps their original
+    indices, so decoded rules name the original columns (and their names), as Python's do."""
+    from dwave.samplers import SimulatedAnnealingSampler
+
+    from boolrules.formulations import depth_one
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (30, 9), dtype=np.uint8)
+    y = (X[:, 7] | X[:, 4]).astype(np.uint8)
+    problem = depth_one(X, y, "Or", max_num_literals=2, max_features=3)
+    assert problem.features is not None and 7 in problem.features and 4 in problem.features
+    qubo = problem.to_qubo(eta=False)
+    names = [f"col{j}" for j in range(9)]
+    with pytest.raises(ValueError, match="feature_names"):
+        qubo.export(tmp_path / "short.bqm", "bqm", names[:5])  # names stop before a kept column
+    loaded = load_problem(sidecar_path(qubo.export(tmp_path / "q.bqm", "bqm", names)))
+    samples = SimulatedAnnealingSampler().sample(qubo.bqm, num_reads=20, seed=0)
+    decoding = loaded.decode(samples)
+    assert decoding.rule == qubo.decode_best(samples, polish=False)[0]
+    assert {lit.index for lit in decoding.rule.subrules} == {4, 7}
+    assert decoding.objective == problem.objective(decoding.rule) == 0
+    assert decoding.to_dict(loaded.feature_names)["rule"] in ("Or(col4, col7)", "Or(col7, col4)")

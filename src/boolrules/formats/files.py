@@ -61,7 +61,7 @@ def export_qubo(qubo, path, format: str, feature_names=None) -> Path:
     """Write a `QuboProblem` to `path` in one of `QUBO_FORMATS`, and its sidecar beside it
     (`sidecar_path(path)`; `feature_names` name the problem's columns there)."""
     writer = _pick(QUBO_WRITERS, format, "QUBO export")
-    check_feature_names(feature_names, qubo.problem.num_features)
+    check_feature_names(feature_names, qubo.problem)
     if format == "cqm":  # the CQM is the model behind the QUBO
         return _write_atomic(path, lambda tmp: writer(qubo, tmp),
                              lambda names: model_sidecar(qubo.problem, path, format, names, feature_names))
@@ -72,7 +72,7 @@ def export_qubo(qubo, path, format: str, feature_names=None) -> Path:
 def export_problem(problem, path, format: str, feature_names=None) -> Path:
     """Write a depth-one problem's model to `path` in one of `PROBLEM_FORMATS`, and its sidecar beside it."""
     writer = _pick(PROBLEM_WRITERS, format, "model export")
-    check_feature_names(feature_names, problem.num_features)
+    check_feature_names(feature_names, problem)
     return _write_atomic(path, lambda tmp: writer(problem, tmp),
                          lambda names: model_sidecar(problem, path, format, names, feature_names))
 

@@ -66,14 +66,20 @@ def _roles(blocks, value_blocks) -> dict[str, list[int]]:
             for role, mask in (("rule", rule), ("eta", eta), ("slack", slack), ("auxiliary", ~(rule | eta | slack)))}
 
 
-def check_feature_names(feature_names, num_features: int) -> list[str] | None:
-    """`feature_names` as a list of `num_features` strings (None stays None), or an error naming it."""
+def check_feature_names(feature_names, problem) -> list[str] | None:
+    """`feature_names` as a list of strings, one per column of the data `problem` was built from
+    (its own columns, or with a preselection at least up to its last kept one: rules name those);
+    None stays None; otherwise an error naming it."""
     if feature_names is None:
         return None
     if isinstance(feature_names, str) or not hasattr(feature_names, "__len__"):
         raise TypeError(f"feature_names must be a list of names, got {type(feature_names).__name__}")
-    if len(feature_names) != num_features:
-        raise ValueError(f"feature_names has {len(feature_names)} names, the problem has {num_features} features")
+    kept = getattr(problem, "features", None)
+    if kept is None and len(feature_names) != problem.num_features:
+        raise ValueError(f"feature_names has {len(feature_names)} names, the problem has {problem.num_features} "
+                         "features")
+    if kept is not None and len(feature_names) <= int(kept.max()):
+        raise ValueError(f"feature_names has {len(feature_names)} names, the problem keeps feature {int(kept.max())}")
     return [str(name) for name in feature_names]
 
 
@@ -82,7 +88,7 @@ def _problem_record(problem, feature_names) -> dict:
     from ..formulations.depth_two_problem import DepthTwoProblem
 
     n, m = problem.X.shape
-    feature_names = check_feature_names(feature_names, m)
+    feature_names = check_feature_names(feature_names, problem)
     if isinstance(problem, DepthTwoProblem):
         params = {"kind": "depth_two", "shape": problem.shape.name, "max_terms": problem.max_terms,
                   "max_literals_per_term": problem.max_literals_per_term, "max_complexity": problem.max_complexity,
@@ -91,8 +97,9 @@ def _problem_record(problem, feature_names) -> dict:
         params = {"kind": "depth_one", "operator": problem.operator, "parameterized": problem.parameterized,
                   "max_num_literals": problem.max_num_literals, "min_num_literals": problem.min_num_literals,
                   "exclusive_literals": problem.exclusive_literals}
+    kept = getattr(problem, "features", None)
     return {**params, "negated": problem.negated, "lam": problem.lam, "label": problem.label,
-            "feature_names": feature_names,
+            "feature_names": feature_names, "features": None if kept is None else kept.tolist(),
             "data": {"num_samples": n, "num_features": m, "X": _pack(problem.X), "y": _pack(problem.y),
                      "sample_weight": problem.weights.tolist()}}
 
@@ -168,6 +175,15 @@ def read_sidecar(path) -> dict:
     return sidecar
 
 
+def _kept_features(kept, m: int) -> np.ndarray:
+    """The sidecar's `problem.features`: `m` increasing column indices, or an error naming it."""
+    if not (isinstance(kept, list) and len(kept) == m
+            and all(isinstance(j, int) and not isinstance(j, bool) and j >= 0 for j in kept)
+            and all(a < b for a, b in zip(kept, kept[1:]))):
+        raise ValueError(f"problem.features must be {m} increasing column indices, got {kept!r:.80}")
+    return np.array(kept)
+
+
 def _check_keys(record, keys, what: str) -> None:
     if not isinstance(record, dict) or not set(keys) <= set(record):
         raise ValueError(f"{what} must be an object with the keys {', '.join(keys)}")
@@ -192,6 +208,12 @@ def rebuild(sidecar: dict):
     if record["kind"] == "depth_one":
         keys = ("operator", "max_num_literals", "min_num_literals", "exclusive_literals")
         _check_keys(record, keys, "problem")
+        kept = record.get("features")
+        if kept is not None:  # a preselection: X's columns are these original ones, which rules name
+            kept = _kept_features(kept, m)
+            wide = np.zeros((n, int(kept.max()) + 1), dtype=X.dtype)
+            wide[:, kept] = X
+            X, common["features"] = wide, kept
         problem = depth_one(X, y, record["operator"], max_num_literals=record["max_num_literals"],
                             min_num_literals=record["min_num_literals"],
                             exclusive_literals=record["exclusive_literals"], **common)
