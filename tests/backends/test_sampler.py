@@ -205,6 +205,13 @@ def test_a_time_limit_stops_sampling_between_batches(or_problem):
     assert slow.calls[0] == 1 and all(b <= a for a, b in zip(np.cumsum(slow.calls), slow.calls[1:]))  # at most doubling
 
 
+def test_batched_sampling_keeps_each_batchs_info(or_problem):
+    """dimod.concatenate drops `info`; each batch's own (here SA's beta_range) is kept, in order."""
+    result = get_backend("sa", num_reads=40, num_sweeps=200, seed=0).solve(or_problem, time_limit=60)
+    batches = result.info["batches"]
+    assert len(batches) > 1 and all("beta_range" in info for info in batches)
+
+
 def test_reads_that_fit_the_time_limit_all_run(or_problem):
     slow = Slow(0.0)
     result = get_backend(slow, num_reads=50).solve(or_problem, time_limit=60)

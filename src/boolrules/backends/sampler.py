@@ -329,7 +329,8 @@ def sampler_info(sampleset: dimod.SampleSet) -> dict:
 
 def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.SampleSet, int]:
     """`params["num_reads"]` reads of `sampler` in batches, stopping between batches at `end` (a
-    `time.perf_counter()` value); the samples of the reads made, and how many.
+    `time.perf_counter()` value); the samples of the reads made, and how many. The samples'
+    `info` keeps each batch's own under "batches" (one dict per batch, in order).
 
     The first batch is one read; each next one at most doubles the reads made and holds no more
     reads than the time left fits at the pace so far, so a batch rarely runs past `end`. With a
@@ -350,8 +351,9 @@ def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.Sam
         sampleset.resolve()
         samplesets.append(sampleset)
         reads += batch
-    return dimod.concatenate(samplesets), reads
-
+    combined = dimod.concatenate(samplesets)
+    combined.info["batches"] = [dict(sampleset.info) for sampleset in samplesets]
+    return combined, reads
 
 
 def sampler_class(spec) -> type:
