@@ -97,11 +97,16 @@ class DepthOneProblem(ModelProblem):
         """The valid selection nearest to `values` ({"b", "bt"}), with the best k (`repair.repair_values`)."""
         return repair.repair_values(self, values["b"], values["bt"])
 
+    def polish_values(self, values) -> dict:
+        """A valid selection improved by literal swaps, additions and removals until none helps
+        (`repair.polish`)."""
+        return repair.polish(self, values)
+
     def greedy_values(self) -> dict:
-        """The greedy rule grown from no literals, improved by literal swaps, additions and removals
-        until none helps (`repair.polish`): a first incumbent for exact solvers."""
+        """The greedy rule grown from no literals, polished (`polish_values`): a first incumbent for
+        exact solvers."""
         none = np.zeros(self.num_features)
-        return repair.polish(self, repair.repair_values(self, none, none))
+        return self.polish_values(repair.repair_values(self, none, none))
 
     def greedy_point(self) -> np.ndarray:
         """The greedy rule as a feasible point over the standard form's columns: a warm start for the ILP solvers."""

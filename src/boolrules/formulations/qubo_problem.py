@@ -16,10 +16,9 @@ import numpy as np
 from ..rules import Rule
 from ..validation import check_bool, check_number
 from .chain import Chain
-from .depth_two_problem import DepthTwoProblem, check_rule_problem
+from .depth_two_problem import check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
-from .repair import polish as polish_values
 from .standard_form import ToStandardForm
 
 __all__ = [
@@ -286,8 +285,7 @@ class QuboProblem:
         (`problem.repair_values`: contradicting literals dropped, literals dropped or added to meet
         the bounds, the best k chosen; depth two: terms fixed likewise) and the best of them by the
         true objective. polished (with `polish`): that rule improved by native literal swaps,
-        additions and removals while they lower the objective (`repair.polish`; depth two:
-        `polish_values`). Each objective is the problem's own objective of that stage's rule."""
+        additions and removals while they lower the objective (`problem.polish_values`). Each objective is the problem's own objective of that stage's rule."""
         start = time.perf_counter()
         problem = self.problem
         arr = self._as_array(samples)
@@ -310,7 +308,7 @@ class QuboProblem:
         seconds = {"decode": time.perf_counter() - start}
         if polish:
             start = time.perf_counter()
-            polished = problem.decode(self._polish(best))
+            polished = problem.decode(problem.polish_values(best))
             # polish scores selections with λ per selected literal, but a one-literal operator that
             # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
             polished_objective = problem.objective(polished)
@@ -318,11 +316,6 @@ class QuboProblem:
                                   else stages["repaired"])
             seconds["polish"] = time.perf_counter() - start
         return Decoding(stages, seconds, int(feasible.sum()), len(arr))
-
-    def _polish(self, values: dict) -> dict:
-        if isinstance(self.problem, DepthTwoProblem):
-            return self.problem.polish_values(values)
-        return polish_values(self.problem, values)
 
     def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
         """The rule of `decode_stages`' last stage and its true objective: the best repaired rule
