@@ -27,9 +27,9 @@ __all__ = ["RuleClassifierCV"]
 DEFAULT_COMPLEXITIES = tuple(range(3, 16))
 
 
-def _fit_candidate(X, y, train, test, params, metric, seed):
-    """One fold and one candidate: the rule fitted on `train` with its training objective, the
-    metric on `test`, and the fit's wall seconds."""
+def _fit_candidate(X, y, train, params, metric, seed):
+    """One fold and one candidate: the rule fitted on the rows `train`, its training objective and
+    the fit's wall seconds."""
     start = time.perf_counter()
     clf = RuleClassifier(**params, metric=metric, binarizer=None, random_state=seed).fit(X[train], y[train])
     return clf.best_rule_, clf.best_objective_, time.perf_counter() - start
@@ -161,9 +161,9 @@ class RuleClassifierCV(RuleEstimator):
         seeds = rng.randint(2**31 - 1, size=(len(folds), len(candidates)))
         params = self._fit_params()
         fits = Parallel(n_jobs=self.n_jobs)(
-            delayed(_fit_candidate)(X, y, train, test, {**params, "max_complexity": c, "lam": lam}, self.metric,
+            delayed(_fit_candidate)(X, y, train, {**params, "max_complexity": c, "lam": lam}, self.metric,
                                     seeds[k, j])
-            for k, (train, test) in enumerate(folds) for j, (c, lam) in enumerate(candidates))
+            for k, (train, _) in enumerate(folds) for j, (c, lam) in enumerate(candidates))
         fits = np.array(fits, dtype=object).reshape(len(folds), len(candidates), 3)
         scores = np.empty((len(folds), len(candidates)))
         sizes = np.empty((len(folds), len(candidates)))
