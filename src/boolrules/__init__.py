@@ -11,6 +11,7 @@ from .datasets import Dataset, load_csv, load_dataset
 from .depth_one_classifier import DepthOneClassifier
 from .formats import load_problem
 from .localsearch import RuleClassifier
+from .model_selection import RuleClassifierCV
 from .rules import (
     And,
     AtLeast,
@@ -43,6 +44,7 @@ __all__ = [
     "QuantileBinarizer",
     "Rule",
     "RuleClassifier",
+    "RuleClassifierCV",
     "Zero",
     "from_dict",
     "from_json",

@@ -1,12 +1,13 @@
 """Plots of search results and QUBOs: the annealing trajectory of each start with non-local moves
-marked (paper Figures 6 and 8), score against complexity per method, a QUBO's matrix and its
+marked (paper Figures 6 and 8), score against complexity per method, the validation curve of
+`RuleClassifierCV`, a QUBO's matrix and its
 coefficient magnitudes, and a rule highlighted by the explanation of one decision."""
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["plot_trajectory", "plot_pareto", "plot_qubo", "plot_coefficients", "plot_explanation"]
+__all__ = ["plot_trajectory", "plot_pareto", "plot_validation_curve", "plot_qubo", "plot_coefficients", "plot_explanation"]
 
 _PIXELS = 500  # most cells per side of the plot_qubo image
 
@@ -79,6 +80,38 @@ def plot_pareto(results, ax=None):
                     marker="o", ms=4, capsize=3, label=str(method))
     ax.set_xlabel("complexity")
     ax.set_ylabel("score")
+    ax.legend()
+    return ax
+
+
+def plot_validation_curve(search, ax=None):
+    """Mean validation score against `max_complexity` (± one standard deviation over the folds),
+    one line per `lam`, of a fitted `RuleClassifierCV`; the chosen candidate is marked and the
+    one-standard-error band below the best mean is shaded. Returns the matplotlib Axes."""
+    import matplotlib.pyplot as plt
+
+    results = getattr(search, "cv_results_", None)
+    if results is None:
+        raise ValueError("search must be a fitted two-class RuleClassifierCV (with cv_results_); with more than "
+                         "two classes, plot one of its estimators_")
+    complexity, lam = results["param_max_complexity"], results["param_lam"]
+    mean, std = results["mean_test_score"], results["std_test_score"]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(7, 4))
+    for value in np.unique(lam):
+        chosen = lam == value
+        ax.errorbar(complexity[chosen], mean[chosen], yerr=std[chosen], marker="o", ms=4, capsize=3,
+                    label=f"lam={value:g}")
+    folds = sum(key.startswith("split") for key in results)
+    best = int(np.argmax(mean))
+    scores = np.array([results[f"split{k}_test_score"][best] for k in range(folds)])
+    error = scores.std(ddof=1) / np.sqrt(folds) if folds > 1 else 0.0
+    ax.axhspan(mean[best] - error, mean[best], color="0.9", zorder=0, label="one standard error of the best")
+    index = search.best_index_
+    ax.scatter([complexity[index]], [mean[index]], s=120, facecolors="none", edgecolors="C3", lw=2, zorder=4,
+               label=f"chosen: max_complexity={complexity[index]}")
+    ax.set_xlabel("max_complexity")
+    ax.set_ylabel(f"validation {search.metric}")
     ax.legend()
     return ax
 

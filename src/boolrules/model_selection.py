@@ -1,0 +1,212 @@
+"""`RuleClassifierCV`: a `RuleClassifier` whose `max_complexity` (and `lam`) are chosen by
+stratified cross-validation, the simplest setting within one standard error of the best kept.
+
+Rules overfit as `max_complexity` grows (issue 14); the one-standard-error rule (Breiman et al.,
+CART) prefers the simplest candidate whose mean validation score is within one standard error of
+the best one, so the chosen rule is as small as the data can tell apart from the best.
+"""
+
+from __future__ import annotations
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from joblib import Parallel, delayed
+from scipy.stats import rankdata
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from .estimator import RuleEstimator
+from .localsearch import RuleClassifier
+from .localsearch.classifier import ALL_OPERATORS
+from .metrics import score_counts
+
+__all__ = ["RuleClassifierCV"]
+
+DEFAULT_COMPLEXITIES = tuple(range(3, 16))
+
+
+def _fit_candidate(X, y, train, params, metric, seed):
+    """One fold and one candidate: the rule fitted on the rows `train`, its training objective and
+    the fit's wall seconds."""
+    start = time.perf_counter()
+    clf = RuleClassifier(**params, metric=metric, binarizer=None, random_state=seed).fit(X[train], y[train])
+    return clf.best_rule_, clf.best_objective_, time.perf_counter() - start
+
+
+class RuleClassifierCV(RuleEstimator):
+    """A `RuleClassifier` with `max_complexity` and `lam` chosen by stratified `cv`-fold
+    cross-validation, then refitted on all the data (as `LogisticRegressionCV` is to
+    `LogisticRegression`).
+
+    Every candidate (`complexities` x `lams`) is fitted once per fold, all (fold, candidate) fits
+    in parallel over `n_jobs` joblib workers. Work is shared: the data are binarized once; and a
+    rule of complexity c fits every larger budget, so within a fold and `lam` the rule kept for a
+    complexity is the one of best training objective among those found at that complexity or
+    below (an annealing run that ends worse than a smaller budget's does not count against the
+    larger budget). With `selection="one_se"` the simplest candidate (smallest complexity, then
+    largest `lam`) whose mean validation score is within one standard error of the best mean is
+    chosen; with "best", the best mean.
+
+    Parameters
+    ----------
+    complexities : the `max_complexity` values to try (each >= 3); None: 3..15.
+    lams : the complexity penalties `lam` to try (each >= 0).
+    cv : number of stratified folds (>= 2), or a scikit-learn splitter (an object with `split`).
+    selection : "one_se" or "best".
+    operators, num_starts, num_iterations, max_depth, scan_moves : as in `RuleClassifier`, for
+        every fit (the folds' and the final one).
+    time_budget : None, or seconds > 0 for each fit (each fold's candidate and the final refit),
+        as `RuleClassifier.time_budget`; a whole fit takes about (folds x candidates / workers
+        + 1) budgets.
+    metric : the score maximised by each fit, compared across folds and reported by `score`.
+    binarizer : as in `RuleClassifier`; fitted once on all the data (unsupervised quantiles).
+    n_jobs : joblib workers for the (fold, candidate) fits (None: one process).
+    random_state : seeds the folds' shuffle and every fit.
+
+    Attributes
+    ----------
+    cv_results_ : dict of arrays as `GridSearchCV`'s: `params`, `param_max_complexity`,
+        `param_lam`, `split{k}_test_score`, `mean_test_score`, `std_test_score`,
+        `rank_test_score`, `mean_fit_time`, and `mean_rule_complexity` (of the fold rules kept).
+    best_index_, best_params_ : the chosen candidate. max_complexity_, lam_ : its settings.
+    cv_score_ : its mean validation score. estimator_ : the `RuleClassifier` refitted on all the
+        (binarized) data with them; best_rule_, rule_, best_score_ (training metric) and the rest
+        as in `RuleClassifier`. With more than two classes, each of `estimators_` (one-vs-rest)
+        holds its own.
+    """
+
+    _parameter_constraints: dict = {
+        **RuleEstimator._parameter_constraints,
+        "complexities": [None, "array-like"],
+        "lams": ["array-like"],
+        "cv": [Interval(Integral, 2, None, closed="left"), HasMethods(["split"])],
+        "selection": [StrOptions({"one_se", "best"})],
+        "operators": RuleClassifier._parameter_constraints["operators"],
+        "num_starts": [Interval(Integral, 1, None, closed="left")],
+        "num_iterations": [None, Interval(Integral, 1, None, closed="left")],
+        "max_depth": [None, Interval(Integral, 1, None, closed="left")],
+        "scan_moves": [Interval(Real, 0, 1, closed="both")],
+        "time_budget": [None, Interval(Real, 0, None, closed="neither")],
+        "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        complexities=None,
+        lams=(0.0,),
+        cv=5,
+        selection="one_se",
+        operators=ALL_OPERATORS,
+        num_starts=10,
+        num_iterations=2000,
+        max_depth=None,
+        scan_moves=0.0,
+        time_budget=None,
+        metric="balanced_accuracy",
+        binarizer="auto",
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.complexities = complexities
+        self.lams = lams
+        self.cv = cv
+        self.selection = selection
+        self.operators = operators
+        self.num_starts = num_starts
+        self.num_iterations = num_iterations
+        self.max_depth = max_depth
+        self.scan_moves = scan_moves
+        self.time_budget = time_budget
+        self.metric = metric
+        self.binarizer = binarizer
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def _grid(self) -> tuple[np.ndarray, np.ndarray]:
+        """The checked, sorted, distinct complexities and lams."""
+        complexities = DEFAULT_COMPLEXITIES if self.complexities is None else self.complexities
+        grids = []
+        for name, values, low, kind in (("complexities", complexities, 3, Integral), ("lams", self.lams, 0, Real)):
+            values = list(np.ravel(np.asarray(values, dtype=object)))
+            bad = [v for v in values if isinstance(v, bool) or not isinstance(v, kind) or not v >= low
+                   or not np.isfinite(float(v))]
+            if not values or bad:
+                raise ValueError(f"{name} must be a non-empty list of {'integers' if kind is Integral else 'numbers'}"
+                                 f" >= {low}, got {values!r}")
+            grids.append(np.unique(np.asarray(values, dtype=int if kind is Integral else float)))
+        return grids[0], grids[1]
+
+    def _check_params(self):
+        self._grid()
+        if self.num_iterations is None and self.time_budget is None:
+            raise ValueError("num_iterations=None (no cap on iterations) needs a time_budget to end each fit; "
+                             "give num_iterations or time_budget=SECONDS")
+
+    def _one_vs_rest_params(self, num_classes: int) -> dict:
+        return {} if self.time_budget is None else {"time_budget": self.time_budget / num_classes}
+
+    def _fit_params(self) -> dict:
+        return {"operators": self.operators, "num_starts": self.num_starts, "num_iterations": self.num_iterations,
+                "max_depth": self.max_depth, "scan_moves": self.scan_moves, "time_budget": self.time_budget}
+
+    def _fit_binary(self, X, y, rng):
+        complexities, lams = self._grid()
+        candidates = [(int(c), float(lam)) for lam in lams for c in complexities]
+        splitter = (StratifiedKFold(self.cv, shuffle=True, random_state=rng.randint(2**31 - 1))
+                    if isinstance(self.cv, Integral) else self.cv)
+        folds = list(splitter.split(X, y))
+        seeds = rng.randint(2**31 - 1, size=(len(folds), len(candidates)))
+        params = self._fit_params()
+        fits = Parallel(n_jobs=self.n_jobs)(
+            delayed(_fit_candidate)(X, y, train, {**params, "max_complexity": c, "lam": lam}, self.metric,
+                                    seeds[k, j])
+            for k, (train, _) in enumerate(folds) for j, (c, lam) in enumerate(candidates))
+        fits = np.array(fits, dtype=object).reshape(len(folds), len(candidates), 3)
+        scores = np.empty((len(folds), len(candidates)))
+        sizes = np.empty((len(folds), len(candidates)))
+        for k, (_, test) in enumerate(folds):
+            for j, (c, lam) in enumerate(candidates):
+                # the best training objective found at this lam with budget c or less
+                smaller = [i for i, (c2, lam2) in enumerate(candidates) if lam2 == lam and c2 <= c]
+                rule = fits[k, max(smaller, key=lambda i: (fits[k, i, 1], -i)), 0]
+                scores[k, j] = score_counts(self.metric, y[test] == 1, rule.evaluate(X[test]).astype(bool))
+                sizes[k, j] = rule.complexity
+        self.cv_results_ = self._results(candidates, scores, sizes, fits[:, :, 2].astype(float))
+        self.best_index_ = self._select(candidates, scores)
+        self.best_params_ = self.cv_results_["params"][self.best_index_]
+        self.max_complexity_, self.lam_ = self.best_params_["max_complexity"], self.best_params_["lam"]
+        self.cv_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        self.estimator_ = RuleClassifier(**params, **self.best_params_, metric=self.metric, binarizer=None,
+                                         random_state=rng.randint(2**31 - 1)).fit(X, y)
+        self.best_rule_ = self.estimator_.best_rule_
+        self.best_score_ = self.estimator_.best_score_
+        self.best_objective_ = self.estimator_.best_objective_
+
+    @staticmethod
+    def _results(candidates, scores, sizes, seconds) -> dict:
+        mean = scores.mean(axis=0)
+        results = {
+            "params": [{"max_complexity": c, "lam": lam} for c, lam in candidates],
+            "param_max_complexity": np.array([c for c, _ in candidates]),
+            "param_lam": np.array([lam for _, lam in candidates]),
+            **{f"split{k}_test_score": scores[k] for k in range(len(scores))},
+            "mean_test_score": mean,
+            "std_test_score": scores.std(axis=0),
+            "rank_test_score": rankdata(-mean, method="min").astype(np.int32),  # ties share a rank, as in GridSearchCV
+            "mean_fit_time": seconds.mean(axis=0),
+            "mean_rule_complexity": sizes.mean(axis=0),
+        }
+        return results
+
+    def _select(self, candidates, scores) -> int:
+        """The chosen candidate's index: the best mean, or the simplest within one standard error of it."""
+        mean = scores.mean(axis=0)
+        best = int(np.argmax(mean))
+        if self.selection == "best":
+            return best
+        standard_error = scores[:, best].std(ddof=1) / np.sqrt(len(scores)) if len(scores) > 1 else 0.0
+        within = np.flatnonzero(mean >= mean[best] - standard_error - 1e-12)
+        return int(min(within, key=lambda j: (candidates[j][0], -candidates[j][1], j)))

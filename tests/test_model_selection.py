@@ -1,0 +1,136 @@
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.datasets import load_breast_cancer
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from boolrules import RuleClassifier, RuleClassifierCV
+from boolrules import model_selection
+from boolrules.plotting import plot_validation_curve
+from boolrules.rules import And, AtLeast, Literal, Or
+
+from .errors import assert_raises_clearly
+from .planted import planted as planted_data
+
+matplotlib.use("Agg")
+
+FAST = {"num_starts": 2, "num_iterations": 300}
+
+
+@parametrize_with_checks([RuleClassifierCV(complexities=[3, 4], cv=2, num_starts=1, num_iterations=100,
+                                           random_state=0)])
+def test_sklearn_contract(estimator, check):
+    check(estimator)
+
+
+@pytest.fixture(scope="module")
+def planted():
+    return planted_data(AtLeast(2, Literal(0), ~Literal(3), Literal(5)), 300, 10)
+
+
+@pytest.fixture(scope="module")
+def fitted(planted):
+    X, y = planted
+    return RuleClassifierCV(complexities=[3, 4, 6, 8], lams=[0.0, 0.01], cv=3, random_state=0, num_starts=4,
+                            num_iterations=1000).fit(X, y)
+
+
+def test_chooses_the_planted_complexity_and_refits_it(fitted, planted):
+    X, y = planted
+    results = fitted.cv_results_
+    assert len(results["params"]) == 8 and set(results) >= {"split0_test_score", "split2_test_score",
+                                                             "mean_test_score", "std_test_score", "rank_test_score"}
+    exact = results["mean_test_score"] == 1.0
+    assert exact.any() and not exact[results["param_max_complexity"] == 3].any()
+    # the simplest candidate that is exact on every fold: complexity 4, and the larger lam
+    assert fitted.best_params_ == {"max_complexity": 4, "lam": 0.01} == results["params"][fitted.best_index_]
+    assert (fitted.max_complexity_, fitted.lam_, fitted.cv_score_) == (4, 0.01, 1.0)
+    assert isinstance(fitted.estimator_, RuleClassifier)
+    assert fitted.estimator_.get_params()["max_complexity"] == 4 and fitted.estimator_.get_params()["lam"] == 0.01
+    assert fitted.best_rule_ is fitted.estimator_.best_rule_ and fitted.best_rule_.complexity <= 4
+    assert fitted.score(X, y) == 1.0 and np.array_equal(fitted.predict(X), y)
+    assert results["rank_test_score"][fitted.best_index_] == 1
+
+
+def test_one_standard_error_rule_prefers_the_simpler_candidate():
+    candidates = [(3, 0.0), (5, 0.0), (8, 0.0)]
+    scores = np.array([[0.80, 0.89, 0.91], [0.82, 0.91, 0.89], [0.78, 0.90, 0.93]])  # folds x candidates
+    one_se = RuleClassifierCV(selection="one_se")._select(candidates, scores)
+    best = RuleClassifierCV(selection="best")._select(candidates, scores)
+    assert (one_se, best) == (1, 2)  # 0.90 is within one standard error (0.0115) of 0.91; 0.80 is not
+
+
+def test_a_larger_budget_keeps_a_smaller_budgets_better_rule(monkeypatch):
+    """Work is shared: when the search at a larger budget ends worse on the training fold than a
+    smaller budget's, the smaller budget's rule is the one validated for it."""
+    X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
+    good, bad = Or(Literal(0), Literal(1)), And(Literal(2), Literal(3), Literal(4), Literal(5))
+
+    def fake(X, y, train, params, metric, seed):
+        return (good, 1.0, 0.0) if params["max_complexity"] == 3 else (bad, 0.2, 0.0)
+
+    monkeypatch.setattr(model_selection, "_fit_candidate", fake)
+    search = RuleClassifierCV(complexities=[3, 6], cv=3, random_state=0, **FAST).fit(X, y)
+    assert list(search.cv_results_["mean_test_score"]) == [1.0, 1.0]
+    assert list(search.cv_results_["mean_rule_complexity"]) == [3.0, 3.0]
+
+
+def test_same_seed_same_result_across_n_jobs(planted):
+    X, y = planted
+    fits = [RuleClassifierCV(complexities=[3, 5], cv=2, random_state=4, n_jobs=n_jobs, **FAST).fit(X, y)
+            for n_jobs in (None, 2)]
+    assert str(fits[0].best_rule_) == str(fits[1].best_rule_)
+    for key in ("split0_test_score", "split1_test_score", "mean_rule_complexity"):
+        assert np.array_equal(fits[0].cv_results_[key], fits[1].cv_results_[key])
+
+
+def test_given_splitter_and_dataframe_names():
+    from sklearn.model_selection import KFold
+
+    data = load_breast_cancer(as_frame=True)
+    search = RuleClassifierCV(complexities=[3], cv=KFold(2), random_state=0, **FAST).fit(data.data, data.target)
+    assert search.binarizer_ is not None and sum(k.startswith("split") for k in search.cv_results_) == 2
+    assert any(name in search.rule_text_ for name in data.feature_names)
+
+
+def test_multiclass_selects_per_class():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (150, 6), dtype=np.uint8)
+    y = X[:, 0] + X[:, 1] * (1 - X[:, 0]) * 2
+    search = RuleClassifierCV(complexities=[3, 4], cv=2, random_state=0, **FAST).fit(X, y)
+    assert len(search.estimators_) == 3 and all(hasattr(e, "cv_results_") for e in search.estimators_)
+    assert search.estimators_[0].score(X, (y == 0).astype(np.uint8)) == 1.0  # class 0 is And(~x0, ~x1)
+
+
+@pytest.mark.parametrize("params, name", [
+    ({"complexities": [2, 5]}, "complexities"),
+    ({"complexities": []}, "complexities"),
+    ({"complexities": [3.5]}, "complexities"),
+    ({"lams": [-0.1]}, "lams"),
+    ({"lams": [float("nan")]}, "lams"),
+    ({"cv": 1}, "cv"),
+    ({"selection": "smallest"}, "selection"),
+    ({"num_iterations": None}, "num_iterations"),
+])
+def test_bad_parameters_are_named(planted, params, name):
+    X, y = planted
+    assert_raises_clearly(ValueError, lambda: RuleClassifierCV(**{**FAST, **params}).fit(X, y), name)
+
+
+def test_validation_curve_plot(fitted):
+    from matplotlib.container import ErrorbarContainer
+
+    ax = plot_validation_curve(fitted)
+    lines = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert len(lines) == 2  # one per lam
+    assert np.allclose(sorted(lines[0].lines[0].get_xdata()), [3, 4, 6, 8])
+    chosen = ax.collections[-1].get_offsets()
+    assert np.allclose(chosen, [[4, 1.0]])
+    with pytest.raises(ValueError, match="fitted two-class RuleClassifierCV"):
+        plot_validation_curve(RuleClassifierCV())
+
+
+def test_frame_of_results_is_like_gridsearchcv(fitted):
+    frame = pd.DataFrame(fitted.cv_results_)
+    assert (frame["std_test_score"] >= 0).all() and frame["mean_fit_time"].gt(0).all()
