@@ -268,3 +268,13 @@ def test_sklearn_estimator_checks(estimator, check):
 
 def test_num_bins_is_checked_by_its_constraint():
     check_param_validation("QuantileBinarizer", QuantileBinarizer())
+
+
+@pytest.mark.parametrize("make", ["RuleClassifier", "DepthOneClassifier"])
+def test_estimators_name_a_date_column(make):
+    """Issue 15 item 14: a datetime column raised numpy's DTypePromotionError naming nothing."""
+    import boolrules
+    from tests.errors import assert_raises_clearly
+
+    X = pd.DataFrame({"a": np.arange(20.0), "when": pd.date_range("2020-01-01", periods=20)})
+    assert_raises_clearly(ValueError, lambda: getattr(boolrules, make)().fit(X, np.arange(20) % 2), "'when'", "X")

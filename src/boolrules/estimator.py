@@ -20,7 +20,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from .data import QuantileBinarizer
+from .data import QuantileBinarizer, check_no_datetimes
 from .metrics import METRICS, score_counts
 from .validation import check_binary_matrix
 
@@ -93,6 +93,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
                 return validate_data(self, X, *y, reset=reset)
             except TypeError as err:  # numpy's words for an uncastable object array; name the argument
                 raise TypeError(f"X must hold numbers: {err}") from err
+        check_no_datetimes(X, "X")  # before numpy meets them (DTypePromotionError)
         validated = validate_data(self, X, *y, reset=reset, dtype=None, ensure_all_finite=False)
         return (X, validated[1]) if y else X
 
