@@ -150,6 +150,18 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         self.rule_description_ = self.rule_.describe(self.feature_names_)
         return self
 
+    def export_rule(self, format: str = "text") -> str:
+        """`rule_` as "text", "json", "python" (a standalone predicate) or "sql" (a WHERE
+        expression), `boolrules.rules.export`; Python and SQL read X's own columns when the
+        estimator binarized them, else the 0/1 features by name."""
+        from .rules.export import export_rule
+
+        check_is_fitted(self)
+        if self.estimators_ is not None:
+            raise ValueError("a multi-class fit has one rule per class: export each of estimators_")
+        binarizer = self.binarizer_ if hasattr(self.binarizer_, "encodings_") else None
+        return export_rule(self.rule_, format, self.feature_names_, binarizer)
+
     def decision_function(self, X) -> np.ndarray:
         """The rule's output (0 or 1) per sample; one column per class when multi-class."""
         check_is_fitted(self)
