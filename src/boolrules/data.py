@@ -105,7 +105,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         earlier one or to its negation (rules negate features), by shrinking ``encodings_`` and
         ``missing_indicators_``; ``name is missing`` features count as earliest."""
         indicators = np.zeros(Xb.shape[1], dtype=bool)
-        ends = np.cumsum([len(values) + bool(ind) for (_, values, _), ind in zip(self.encodings_, self.missing_indicators_)])
+        widths = [len(values) + bool(ind) for (_, values, _), ind in zip(self.encodings_, self.missing_indicators_)]
+        ends = np.cumsum(widths)
         indicators[(ends - 1)[self.missing_indicators_]] = True
         order = np.r_[np.flatnonzero(indicators), np.flatnonzero(~indicators)]
         canonical = Xb[:, order] ^ Xb[:1, order]  # a feature and its negation agree after the flip

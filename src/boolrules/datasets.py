@@ -85,9 +85,8 @@ def load_dataset(name, data_dir=None, num_bins=10, *, paper_layout=False, missin
     complete = _kept_rows(frame, missing)
     if not complete.any():
         raise ValueError(f"dataset {name!r} has no complete rows" + ("" if name == "breast_cancer" else f" in {path}"))
-    return _binarized(frame[complete], np.asarray(positive)[complete], name,
-                      QuantileBinarizer(num_bins=num_bins, paper_layout=paper_layout, missing=_binarizer_missing(missing)),
-                      dropped=(~complete).sum())
+    binarizer = QuantileBinarizer(num_bins=num_bins, paper_layout=paper_layout, missing=_binarizer_missing(missing))
+    return _binarized(frame[complete], np.asarray(positive)[complete], name, binarizer, dropped=(~complete).sum())
 
 
 def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive", paper_layout=False,
