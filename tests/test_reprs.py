@@ -71,3 +71,14 @@ def test_depth_one_classifier_result_prints_names(data):
     assert clf.result_.rule_text == clf.best_rule_.to_str(clf.feature_names_)
     assert not re.search(r"\bf\d+\b", repr(clf.result_))
     assert np.isfinite(clf.result_.objective)
+
+
+def test_an_exported_problem_keeps_its_names_through_the_sidecar(problem, data, tmp_path):
+    from boolrules import load_problem
+    from boolrules.formats import sidecar_path
+
+    problem.to_qubo(eta=False).export(tmp_path / "q.bqm", "bqm")  # no feature_names passed
+    loaded = load_problem(sidecar_path(tmp_path / "q.bqm"))
+    assert loaded.feature_names == data.feature_names == loaded.problem.feature_names
+    result = get_backend("native").solve(loaded.problem)
+    assert result.rule_text == result.rule.to_str(data.feature_names)
