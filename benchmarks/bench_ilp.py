@@ -180,7 +180,7 @@ def build_times(d, args) -> None:
     pick = rng.integers(0, len(d.y), 3000)
     datasets.append(("Breast Cancer resampled (with replacement, seed 0)", d.X[pick], d.y[pick], 1.0))
     try:
-        churn = load_dataset("customer_churn")
+        churn = load_dataset("customer_churn", paper_layout=True)
         datasets.append(("Customer Churn (first 3000 rows)", churn.X[:3000], churn.y[:3000], 1.0))
     except FileNotFoundError as exc:
         print(f"(Customer Churn skipped: {exc})\n")
@@ -344,7 +344,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
-    d = load_dataset("breast_cancer")
+    d = load_dataset("breast_cancer", paper_layout=True)
     from importlib.metadata import version
 
     import pyomo

@@ -34,7 +34,7 @@ def main(argv=None) -> str:
     parser.add_argument("--output", default=None)
     args = parser.parse_args(argv)
 
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     rng = np.random.default_rng(0)
     problems = [depth_one(data.X[rows], data.y[rows], op, max_num_literals=4)
                 for op in args.operators for rows in (rng.choice(len(data.y), 100, replace=False)

@@ -78,7 +78,7 @@ def planted_data(seed, n=4000, m=60, noise=0.05):
 
 
 def part1(args, tmp):
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     path = tmp / "breast_cancer.npz"
     np.savez(path, X=data.X, y=data.y)
     print(f"## Breast Cancer ({data.X.shape[0]} x {data.X.shape[1]} binarized), "

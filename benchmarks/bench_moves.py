@@ -48,7 +48,7 @@ CALIBRATION = {False: 1000, True: 40}  # iterations of the first calibration fit
 
 
 def breast_cancer(seed):
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     X_train, X_test, y_train, y_test = train_test_split(data.X, data.y, test_size=0.3, stratify=data.y,
                                                         random_state=seed)
     return X_train, y_train, X_test, y_test

@@ -63,7 +63,7 @@ def profile_oracle(num_calls=30, time_limit=1.0, seed=0):
     from boolrules.metrics import balanced_sample_weight
     from boolrules.rules import OPERATORS, BitMatrix
 
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     rng = random.Random(seed)
     space = SearchSpace(data.X.shape[1], tuple(OPERATORS.values()), 10)
     oracle = NonLocalOracle(BitMatrix(data.X), data.X, data.y, balanced_sample_weight(data.y), space,
@@ -115,7 +115,7 @@ def per_second(args):
           "oracle calls | proposed | failed | seconds |")
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for name in args.datasets:
-        data = load_dataset(name)
+        data = load_dataset(name, paper_layout=True)
         for mc in args.complexities:
             for budget in args.budgets:
                 for mode in modes:
@@ -155,7 +155,7 @@ def main(argv=None):
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|")
     table = defaultdict(dict)
     for name in args.datasets:
-        data = load_dataset(name)
+        data = load_dataset(name, paper_layout=True)
         for mc in args.complexities:
             for iterations in args.iterations:
                 for mode in modes:

@@ -54,7 +54,7 @@ class Recording(Backend):
 
 def record(name: str, iterations: int, seed: int, driver: str) -> list:
     """The subproblems the oracle builds in one search on dataset `name`."""
-    data = load_dataset(name)
+    data = load_dataset(name, paper_layout=True)
     backend = Recording(get_backend(driver))
     RuleClassifier(max_complexity=10, num_starts=1, num_iterations=iterations, random_state=seed, binarizer=None,
                    nonlocal_backend=backend).fit(data.X, data.y)

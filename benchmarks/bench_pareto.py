@@ -109,7 +109,7 @@ class Task:
 @functools.cache
 def _raw(name, data_dir):
     """Raw feature frame and labels of a dataset (cached per worker process)."""
-    data = load_dataset(name, data_dir=data_dir)
+    data = load_dataset(name, data_dir=data_dir, paper_layout=True)
     return data.raw, data.y
 
 
@@ -181,7 +181,7 @@ def run_task(task):
         X = _numeric_raw(task.dataset, s.data_dir)
         X_train, X_test = X[train], X[test]
     else:
-        binarizer = QuantileBinarizer(num_bins=s.num_bins)
+        binarizer = QuantileBinarizer(num_bins=s.num_bins, paper_layout=True)
         X_train = binarizer.fit_transform(raw.iloc[train])
         X_test = binarizer.transform(raw.iloc[test])
     y_train, y_test = y[train], y[test]

@@ -501,7 +501,7 @@ def main(argv=None):
     import qiskit_optimization
 
     start = time.perf_counter()
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     weights = balanced_sample_weight(data.y)
     print("# QUBO compiler benchmark (`benchmarks/bench_qubo.py`)\n")
     print(f"Command: `.venv/bin/python benchmarks/bench_qubo.py {' '.join(argv or __import__('sys').argv[1:])}`  ")

@@ -225,7 +225,7 @@ def main(argv=None):
          f"psutil {'yes' if psutil is not None else 'no'}; load average (1, 5, 15 min) at start: {load_average()}")
 
     t0 = time.perf_counter()
-    data = load_dataset(args.dataset)
+    data = load_dataset(args.dataset, paper_layout=True)
     load_seconds = time.perf_counter() - t0
     X, y = data.raw, data.y
     if args.max_rows is not None and args.max_rows < len(y):

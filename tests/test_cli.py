@@ -147,8 +147,21 @@ def test_fit_operators_metric_and_config_on_a_csv(capsys, csv):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "churn == yes is positive (the second of its 2 values" in out and "f1: train" in out
-    assert "dropped:    1 rows with missing values" in out
+    assert "dropped:    1 rows with missing values (--missing indicator keeps them)" in out
     assert "non-local:" in out and "to highs" in out
+
+
+def test_missing_indicator_keeps_every_row_in_fit_and_solve(capsys, csv):
+    """`--missing indicator` is the CLI's spelling of the loaders' and the binarizer's option: no row is
+    dropped and the column with a missing value gains a `COLUMN is missing` feature."""
+    argv = ["--csv", csv, "--label", "churn", "--missing", "indicator", "--max-samples", "30"]
+    fit = run_json(capsys, ["fit", *argv, "--num-starts", "1", "--num-iterations", "30", "--max-complexity", "3"])
+    solve = run_json(capsys, ["solve", *argv, "--backend", "highs", "--max-num-literals", "2"])
+    for result in (fit, solve):
+        assert result["rows"] == 60 and result["dropped_rows"] == 0
+    assert main(["fit", *argv, "--num-starts", "1", "--num-iterations", "30", "--max-complexity", "3"]) == 0
+    assert "dropped:" not in capsys.readouterr().out
+    assert main(["fit", "--csv", csv, "--label", "churn", "--missing", "guess"]) == 2
 
 
 def test_fit_nonlocal_backend_takes_a_toml_path(capsys, csv, tmp_path):
@@ -261,7 +274,7 @@ def test_solve_no_polish_reports_the_repaired_rule_and_every_stage(capsys, tmp_p
     one with --no-polish; both print every stage's objective and the time of each step."""
     config = tmp_path / "sa.toml"
     config.write_text('[backend]\nname = "sa"\nnum_reads = 5\nnum_sweeps = 10\n')
-    argv = ["solve", "--config", str(config), "--max-samples", "60", "--seed", "2"]
+    argv = ["solve", "--config", str(config), "--max-samples", "60", "--seed", "2", "--paper-layout"]
     polished, repaired = run_json(capsys, argv), run_json(capsys, [*argv, "--no-polish"])
     assert polished["backend_options"]["polish"] is True and repaired["backend_options"]["polish"] is False
     assert polished["stage"] == "polished" and list(polished["stages"]) == ["raw", "repaired", "polished"]
@@ -300,7 +313,8 @@ def test_fit_no_polish_reaches_the_nonlocal_backend(capsys, monkeypatch, tmp_pat
 
 
 def test_inspect_text(capsys):
-    assert main(["inspect", "--operator", "Or", "--max-num-literals", "4", "--min-num-literals", "1", *SMALL]) == 0
+    assert main(["inspect", "--operator", "Or", "--max-num-literals", "4", "--min-num-literals", "1", *SMALL,
+                 "--paper-layout"]) == 0
     out = capsys.readouterr().out
     assert "variables:   700 (paper: 700): b 300, bt 300, eta 100" in out
     assert "constraints: 402: max_literals 1, min_literals 1, exclusive_literals 300" in out
@@ -311,7 +325,7 @@ def test_inspect_text(capsys):
 
 def test_inspect_json_without_eta(capsys):
     result = run_json(capsys, ["inspect", "--operator", "Or", "--max-num-literals", "4", *SMALL, "--no-eta",
-                               "--penalty", "calibrated", "--min-num-literals", "0"])
+                               "--penalty", "calibrated", "--min-num-literals", "0", "--paper-layout"])
     formulation, qubo = result["formulation"], result["qubo"]
     assert result["problem_rows"] == 100 and formulation["samples"] == 100
     assert formulation["num_variables"] == formulation["paper_num_variables"] == 700
@@ -320,7 +334,7 @@ def test_inspect_json_without_eta(capsys):
     assert qubo["eta"] is False and "eta" not in qubo["blocks"]
     assert qubo["num_variables"] == sum(qubo["blocks"].values())
     sufficient = run_json(capsys, ["inspect", "--operator", "Or", "--max-num-literals", "4", *SMALL, "--no-eta",
-                                   "--penalty", "sufficient", "--min-num-literals", "0"])["qubo"]
+                                   "--penalty", "sufficient", "--min-num-literals", "0", "--paper-layout"])["qubo"]
     assert (sufficient["num_variables"], sufficient["blocks"]) == (qubo["num_variables"], qubo["blocks"])
     assert qubo["penalties"]["hard"] < sufficient["penalties"]["hard"]  # --penalty reaches the compiler
     assert qubo["dynamic_range"] == pytest.approx(qubo["max_abs_bias"] / qubo["min_abs_bias"])
@@ -328,7 +342,7 @@ def test_inspect_json_without_eta(capsys):
 
 def test_inspect_a_depth_two_problem(capsys):
     argv = ["inspect", "--shape", "DNF", "--max-terms", "2", "--max-literals-per-term", "3", "--max-complexity", "9",
-            "--dataset", "breast_cancer", "--max-samples", "50"]
+            "--dataset", "breast_cancer", "--max-samples", "50", "--paper-layout"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "problem:     DNF of 0..2 terms of at most 3 literals, at most 9 nodes" in out
@@ -380,9 +394,9 @@ def test_inspect_gives_pythons_variable_count(capsys):
     .to_qubo(eta=False)` are the same QUBO: 1027 variables on Breast Cancer (formulations.md)."""
     from boolrules import load_dataset
 
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     python = depth_one(data.X, data.y, "Or", max_num_literals=4).to_qubo(eta=False).num_variables
-    result = run_json(capsys, ["inspect", "--operator", "Or", "--no-eta"])
+    result = run_json(capsys, ["inspect", "--operator", "Or", "--no-eta", "--paper-layout"])
     assert result["qubo"]["num_variables"] == python == 1027
 
 
@@ -526,7 +540,7 @@ def test_datasets_lists_names(capsys):
 def test_datasets_json(capsys):
     rows = {row["name"]: row for row in run_json(capsys, ["datasets"])["datasets"]}
     assert list(rows) == list(DATASETS)
-    assert rows["breast_cancer"]["rows"] == 569 and rows["breast_cancer"]["binary_features"] == 300
+    assert rows["breast_cancer"]["rows"] == 569 and rows["breast_cancer"]["binary_features"] == 269  # none constant
     assert all("rows" in row or "not found" in row["error"] for row in rows.values())
 
 

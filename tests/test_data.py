@@ -53,17 +53,35 @@ def frame():
     )
 
 
-def test_matches_reference(frame):
-    binarizer = QuantileBinarizer(num_bins=4)
+def without_redundant(names, columns):
+    """Keep the features that vary and differ from every earlier kept one and its negation."""
+    kept = []
+    for j in range(columns.shape[1]):
+        column = columns[:, j]
+        if 0 < column.sum() < len(column) and not any(
+            (column == columns[:, i]).all() or (column != columns[:, i]).all() for i in kept
+        ):
+            kept.append(j)
+    return [names[j] for j in kept], columns[:, kept]
+
+
+@pytest.mark.parametrize("paper_layout", [True, False])
+def test_matches_reference(frame, paper_layout):
+    frame = frame.assign(constant=7, same_as_answer=frame["answer"].map({"No": "n", "Yes": "y"}),
+                         not_answer=frame["answer"].map({"No": "y", "Yes": "n"}))
+    binarizer = QuantileBinarizer(num_bins=4, paper_layout=paper_layout)
     X = binarizer.fit_transform(frame)
     names, expected = reference_binarize(frame, num_bins=4)
+    if not paper_layout:
+        names, expected = without_redundant(names, expected)
+        assert not any(n.startswith(("constant", "same_as_answer", "not_answer")) for n in names)
     assert binarizer.get_feature_names_out().tolist() == names
     assert X.dtype == np.uint8
     np.testing.assert_array_equal(X, expected)
 
 
 def test_column_rules(frame):
-    names = QuantileBinarizer(num_bins=4).fit(frame).get_feature_names_out().tolist()
+    names = QuantileBinarizer(num_bins=4, paper_layout=True).fit(frame).get_feature_names_out().tolist()
     assert "flag01" in names and "weekend" in names  # already binary: plain name
     assert "answer == Yes" in names and "answer == No" not in names
     colors = [n for n in names if n.startswith("color")]
@@ -73,28 +91,98 @@ def test_column_rules(frame):
     assert names.count("skewed >= 0") == 1  # repeated zero quantiles collapse to one threshold
 
 
-def test_breast_cancer_gives_300_features_with_readable_names():
+def test_breast_cancer_gives_300_features_with_readable_names_in_the_paper_layout():
     data = load_breast_cancer(as_frame=True).data
-    binarizer = QuantileBinarizer()
+    binarizer = QuantileBinarizer(paper_layout=True)
     X = binarizer.fit_transform(data)
     names = binarizer.get_feature_names_out()
     assert X.shape == (569, 300)
     assert "worst area >= 686.5" in names
     assert len(set(names)) == 300
+    assert (X.all(axis=0)).sum() == 30  # x >= min, one per column
 
 
-def test_keeps_minimum_threshold():
+def test_breast_cancer_has_no_constant_or_duplicate_feature_by_default():
+    data = load_breast_cancer(as_frame=True).data
+    binarizer = QuantileBinarizer()
+    X = binarizer.fit_transform(data)
+    names = binarizer.get_feature_names_out().tolist()
+    assert X.shape == (569, 269) and len(names) == 269  # 30 constant, 1 duplicate left out
+    assert X.any(axis=0).all() and not X.all(axis=0).any()
+    assert len(np.unique(X, axis=1).T) == 269
+    assert "worst area >= 686.5" in names and "mean radius >= 6.981" not in names
+
+
+def test_keeps_minimum_threshold_in_the_paper_layout():
     X = np.arange(20.0).reshape(-1, 1)
-    binarizer = QuantileBinarizer(num_bins=5).fit(X)
+    binarizer = QuantileBinarizer(num_bins=5, paper_layout=True).fit(X)
     assert binarizer.get_feature_names_out().tolist() == [
         "x0 >= 0", "x0 >= 3.8", "x0 >= 7.6", "x0 >= 11.4", "x0 >= 15.2",
     ]
     assert binarizer.transform(X)[:, 0].all()
+    assert QuantileBinarizer(num_bins=5).fit(X).get_feature_names_out().tolist() == [
+        "x0 >= 3.8", "x0 >= 7.6", "x0 >= 11.4", "x0 >= 15.2",
+    ]
+
+
+def test_redundancy_is_judged_on_the_fitted_rows_only():
+    train = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 1, 0, 1], "c": [5, 5, 5, 5]})
+    binarizer = QuantileBinarizer().fit(train)
+    assert binarizer.get_feature_names_out().tolist() == ["a"]
+    np.testing.assert_array_equal(binarizer.transform(pd.DataFrame({"a": [1, 0], "b": [0, 0], "c": [5, 6]})),
+                                  [[1], [0]])
+
+
+def test_all_constant_input_is_refused():
+    with pytest.raises(ValueError, match="every feature of X is constant"):
+        QuantileBinarizer().fit(np.ones((3, 2)))
+
+
+def test_missing_values_as_an_indicator(frame):
+    frame = frame.astype({"amount": float})
+    frame.loc[[1, 4], "amount"] = np.nan
+    frame.loc[[2], "city"] = None
+    frame["color"] = frame["color"].astype(object)
+    frame.loc[[3], "color"] = None
+    binarizer = QuantileBinarizer(num_bins=4, missing="indicator")
+    X = binarizer.fit_transform(frame)
+    names = binarizer.get_feature_names_out().tolist()
+    for column, rows in (("amount", [1, 4]), ("city", [2]), ("color", [3])):
+        indicator = X[:, names.index(f"{column} is missing")]
+        np.testing.assert_array_equal(np.flatnonzero(indicator), rows)
+        others = [j for j, n in enumerate(names) if n.startswith(column) and not n.endswith("is missing")]
+        assert not X[rows][:, others].any()  # a missing value is in no other feature of its column
+    assert "city == None" not in names and "count is missing" not in names  # no text "None"; no NaN in count
+    # thresholds from the present values; `amount >= min` is the negation of the indicator, so it goes
+    assert [n for n in names if n.startswith("amount >=")] == [
+        n for n in QuantileBinarizer(num_bins=4).fit(frame[["amount"]].dropna()).get_feature_names_out()]
+    paper = QuantileBinarizer(num_bins=4, missing="indicator", paper_layout=True).fit(frame)
+    assert "amount >= 30.2" in paper.get_feature_names_out() and "amount >= 30.2" not in names
+    later = binarizer.transform(frame.assign(count=frame["count"].astype(float)).head(2).assign(count=np.nan))
+    assert not later[:, [n.startswith("count") for n in names]].any()  # no indicator fitted: all zeros
+
+
+def test_missing_values_raise_by_default_and_name_the_option(frame):
+    frame = frame.astype({"amount": float})
+    frame.loc[3, "amount"] = np.nan
+    with pytest.raises(ValueError, match="column 'amount'.*missing=\"indicator\""):
+        QuantileBinarizer().fit(frame)
+    with pytest.raises(ValueError, match="column 'amount'.*infinity"):
+        QuantileBinarizer(missing="indicator").fit(frame.replace(np.nan, np.inf))
+
+
+@pytest.mark.parametrize("dates", [
+    pd.date_range("2020-01-01", periods=40), pd.timedelta_range("1D", periods=40),
+    pd.date_range("2020-01-01", periods=40, tz="UTC"), pd.period_range("2020-01", periods=40, freq="M"),
+])
+def test_datetime_columns_are_refused_by_name(frame, dates):
+    with pytest.raises(ValueError, match="column\\(s\\) 'when' of X hold dates or times"):
+        QuantileBinarizer().fit(frame.assign(when=dates))
 
 
 def test_labels_gain_digits_only_to_stay_distinct():
     X = np.r_[np.full(5, 1.00001), np.full(5, 1.00002), np.arange(10.0) + 5].reshape(-1, 1)
-    names = QuantileBinarizer(num_bins=10).fit(X).get_feature_names_out().tolist()
+    names = QuantileBinarizer(num_bins=10, paper_layout=True).fit(X).get_feature_names_out().tolist()
     assert len(set(names)) == len(names)
     assert names[:2] == ["x0 >= 1.00001", "x0 >= 1.00002"]
 
@@ -111,7 +199,7 @@ def test_unseen_categories_and_values_give_zeros(frame):
 
 def test_numpy_input_uses_x_names_and_object_arrays_work():
     X = np.array([[1.5, "a"], [2.5, "b"], [3.5, "c"]], dtype=object)
-    binarizer = QuantileBinarizer().fit(X)
+    binarizer = QuantileBinarizer(paper_layout=True).fit(X)  # x1's features repeat x0's
     assert binarizer.get_feature_names_out().tolist() == [
         "x0 == 1.5", "x0 == 2.5", "x0 == 3.5", "x1 == a", "x1 == b", "x1 == c",
     ]
@@ -119,7 +207,7 @@ def test_numpy_input_uses_x_names_and_object_arrays_work():
 
 
 def test_input_features_override_names():
-    binarizer = QuantileBinarizer().fit(np.array([[0, 1], [1, 2], [0, 3]]))
+    binarizer = QuantileBinarizer(paper_layout=True).fit(np.array([[0, 1], [1, 2], [0, 3]]))
     names = binarizer.get_feature_names_out(["a", "b"]).tolist()
     assert names == ["a", "b == 1", "b == 2", "b == 3"]
     with pytest.raises(ValueError, match="input_features"):
@@ -172,10 +260,21 @@ def test_bad_num_bins(num_bins, error):
         QuantileBinarizer(num_bins=num_bins).fit(np.ones((3, 1)))
 
 
-@parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3)])
+@parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3), QuantileBinarizer(paper_layout=True),
+                          QuantileBinarizer(missing="indicator")])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
 
 def test_num_bins_is_checked_by_its_constraint():
     check_param_validation("QuantileBinarizer", QuantileBinarizer())
+
+
+@pytest.mark.parametrize("make", ["RuleClassifier", "DepthOneClassifier"])
+def test_estimators_name_a_date_column(make):
+    """Issue 15 item 14: a datetime column raised numpy's DTypePromotionError naming nothing."""
+    import boolrules
+    from tests.errors import assert_raises_clearly
+
+    X = pd.DataFrame({"a": np.arange(20.0), "when": pd.date_range("2020-01-01", periods=20)})
+    assert_raises_clearly(ValueError, lambda: getattr(boolrules, make)().fit(X, np.arange(20) % 2), "'when'", "X")

@@ -46,10 +46,17 @@ def test_load(name):
     assert len(set(data.feature_names)) == len(data.feature_names)
     columns = tuple(str(c) for c in data.raw.columns)
     assert all(f.startswith(columns) for f in data.feature_names)
+    # no constant feature, none equal to another or to another's negation
+    assert data.X.any(axis=0).all() and not data.X.all(axis=0).any()
+    canonical = data.X ^ data.X[:1]
+    assert len(np.unique(canonical, axis=1).T) == data.X.shape[1]
+    paper = load_dataset(name, paper_layout=True)
+    assert paper.X.shape[1] > data.X.shape[1] and set(data.feature_names) < set(paper.feature_names)
+    np.testing.assert_array_equal(data.X, paper.X[:, [paper.feature_names.index(f) for f in data.feature_names]])
 
 
 def test_breast_cancer_matches_paper():
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     assert data.X.shape == (569, 300)
     assert int(data.y.sum()) == 212  # malignant is positive
     assert "worst area >= 686.5" in data.feature_names
@@ -73,6 +80,23 @@ def test_num_bins_is_passed_on():
 def test_incomplete_rows_are_counted():
     assert load_dataset("home_equity").dropped_rows == 5960 - 3364
     assert load_dataset("breast_cancer").dropped_rows == 0
+
+
+def test_missing_values_as_indicators_keep_every_row():
+    data = load_dataset("home_equity", missing="indicator")
+    assert data.dropped_rows == 0 and data.X.shape[0] == 5960 and data.raw.isna().any().any()
+    for column in ("DEBTINC", "JOB"):
+        feature = data.X[:, data.feature_names.index(f"{column} is missing")]
+        np.testing.assert_array_equal(feature, data.raw[column].isna().to_numpy())
+    assert data.binarizer.missing == "indicator"
+    with pytest.raises(ValueError, match="missing must be 'drop' or 'indicator'"):
+        load_dataset("home_equity", missing="impute")
+
+
+def test_repr_is_one_short_line():
+    text = repr(load_dataset("home_equity"))
+    assert text == ("Dataset('home_equity': 3364 rows, 12 columns -> 83 binary features, 8.9% positive, "
+                    "2596 incomplete rows dropped)")
 
 
 def test_dataset_is_frozen():
@@ -152,6 +176,13 @@ def test_load_csv_binarizes_the_complete_rows(churn_csv):
     binarizer = QuantileBinarizer()
     np.testing.assert_array_equal(data.X, binarizer.fit_transform(raw))
     assert data.feature_names == binarizer.get_feature_names_out().tolist()
+
+
+def test_load_csv_keeps_incomplete_rows_with_indicators(churn_csv):
+    path, complete = churn_csv
+    data = load_csv(path, "churn", missing="indicator")
+    assert data.dropped_rows == 0 and len(data.y) == len(complete) + 1
+    assert any(name.endswith(" is missing") for name in data.feature_names)
 
 
 @pytest.mark.parametrize("positive, expected", [("no", "no"), ("3.0", 3), (3, 3), ("2", 2)])

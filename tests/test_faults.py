@@ -194,7 +194,7 @@ INTERRUPTED_SOLVE = textwrap.dedent("""
             solvers.append(self)
 
     highspy.Highs = Recorded
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     clf = DepthOneClassifier(operator="Choose", max_num_literals=6, max_samples=300, random_state=0,
                              backend=sys.argv[1])
     threading.Timer(2, os.kill, (os.getpid(), signal.SIGINT)).start()

@@ -62,10 +62,18 @@ def _load_data(args) -> Dataset:
     if args.csv is None:
         if args.label is not None or args.positive is not None:
             raise UsageError("--label and --positive go with --csv PATH")
-        return load_dataset(args.dataset or "breast_cancer")
+        return load_dataset(args.dataset or "breast_cancer", paper_layout=args.paper_layout, missing=args.missing)
     if args.label is None:
         raise UsageError("--csv needs --label COLUMN, the column that holds the class")
-    return load_csv(args.csv, args.label, args.positive, positive_name="--positive")
+    return load_csv(args.csv, args.label, args.positive, positive_name="--positive", paper_layout=args.paper_layout,
+                    missing=args.missing)
+
+
+def _binarizer(data: Dataset):
+    """An unfitted copy of the binarizer that made `data.X`, so a split is binarized by the same rule."""
+    from sklearn.base import clone
+
+    return clone(data.binarizer)
 
 
 def _data_info(data: Dataset, args) -> dict:
@@ -83,7 +91,8 @@ def _data_lines(data: Dataset, args, detail: str, width: int = 12) -> list[str]:
                if args.positive is None else "")
         lines.append(f"{'label:':<{width}}{args.label} == {data.positive} is positive{how}")
         if data.dropped_rows:
-            lines.append(f"{'dropped:':<{width}}{data.dropped_rows} rows with missing values")
+            lines.append(f"{'dropped:':<{width}}{data.dropped_rows} rows with missing values "
+                         "(--missing indicator keeps them)")
     return lines
 
 
@@ -218,6 +227,7 @@ def _fitted(args, data: Dataset):
     X_train, X_test, y_train, y_test = _split(data, args)
     operators = tuple(dict.fromkeys(args.operators))
     clf = RuleClassifier(
+        binarizer=_binarizer(data),
         max_complexity=args.max_complexity,
         max_depth=args.max_depth,
         operators=operators,
@@ -338,7 +348,8 @@ def _solve(args) -> int:
         data = _load_data(args)
         X_train, X_test, y_train, y_test = _split(data, args)
         clf = DepthOneClassifier(
-            operator=args.operator, max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
+            binarizer=_binarizer(data), operator=args.operator,
+            max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
             lam=args.lam, negated=args.negated, backend=backend, max_samples=args.max_samples,
             max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
         )
@@ -654,6 +665,12 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--positive", metavar="VALUE",
                        help="with --csv: the label value of the positive class (default: the second of two "
                             "values in sorted order)")
+    group.add_argument("--missing", choices=("drop", "indicator"), default="drop",
+                       help="rows with missing values: drop them (the paper) or keep them, with a `COLUMN is "
+                            "missing` feature per column that has some (default: %(default)s)")
+    group.add_argument("--paper-layout", action="store_true",
+                       help="keep constant and duplicate binary features, as the paper counts them (300 on "
+                            "breast_cancer)")
     group.add_argument("--seed", type=int, default=0, metavar="N",
                        help="seeds the split, the row subset and the solvers (default: %(default)s)")
 

@@ -5,6 +5,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from .validation import Interval
@@ -23,47 +24,109 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
     - anything else (text, categorical, few numeric values): one-hot ``name == v``.
 
     Text and categorical values are compared by their text; values unseen in ``fit`` give all
-    zeros. Missing or infinite values raise ``ValueError`` naming the column.
+    zeros. Infinite values and date/time columns raise ``ValueError`` naming the column (turn
+    dates into numbers or parts, such as days since an event or the month, first).
+
+    By default a feature that is constant on the rows ``fit`` sees (``x >= min`` is always true)
+    or equal on them to an earlier feature or its negation is left out: it can only cost a rule
+    complexity.
+    ``paper_layout=True`` keeps every feature, as the paper's Section 6.2 counts them (300 on
+    Breast Cancer), for its Table 2 and benchmarks.
 
     Parameters
     ----------
     num_bins : int, default=10
         Number of quantiles per numeric column (the paper uses 10).
+    paper_layout : bool, default=False
+        Keep constant and duplicate features (the paper's layout).
+    missing : {"error", "indicator"}, default="error"
+        Missing values (NaN, None, NA) raise ``ValueError`` naming the column, or with
+        ``"indicator"`` give one more feature ``name is missing``; a missing value is then 0 in
+        the column's other features (so ``~(x >= 3)`` also holds for it: pair it with the
+        indicator when that matters). Columns with no missing value in ``fit`` get no indicator
+        and read a missing value at ``transform`` as all zeros.
 
     Attributes
     ----------
     encodings_ : list of (str, ndarray, list of str)
         Per input column: the operator (``">="`` or ``"=="``), the thresholds or values
         (float64 for numeric columns, str for text ones) and the suffix of each feature name.
+    missing_indicators_ : ndarray of bool
+        Per input column: whether its ``name is missing`` feature follows its other features.
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` was a DataFrame with string column names.
     """
 
-    _parameter_constraints: dict = {"num_bins": [Interval(Integral, 2, None, closed="left")]}
+    _parameter_constraints: dict = {
+        "num_bins": [Interval(Integral, 2, None, closed="left")],
+        "paper_layout": ["boolean"],
+        "missing": [StrOptions({"error", "indicator"})],
+    }
 
-    def __init__(self, num_bins=10):
+    def __init__(self, num_bins=10, paper_layout=False, missing="error"):
         self.num_bins = num_bins
+        self.paper_layout = paper_layout
+        self.missing = missing
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the thresholds and categories of every column of ``X``; ``y`` is ignored."""
         columns = self._columns(X, reset=True)
-        self.encodings_ = [_fit_column(column, self.num_bins) for column in columns]
+        self.encodings_ = [_fit_column(column[~missing], self.num_bins) for column, missing in columns]
+        self.missing_indicators_ = np.array([missing.any() for _, missing in columns])
+        if not self.paper_layout:
+            self._drop_redundant(self._encode(columns))
         return self
 
     def transform(self, X):
         """Return the 0/1 features of ``X``: uint8 of shape (n_samples, n_features_out)."""
         check_is_fitted(self)
-        columns = self._columns(X, reset=False)
+        return self._encode(self._columns(X, reset=False))
+
+    def _encode(self, columns):
+        """The 0/1 features of validated ``columns`` under the fitted encodings."""
         blocks = []
-        for name, column, (op, values, _) in zip(self._input_names(), columns, self.encodings_):
+        for name, (column, missing), (op, values, _), indicator in zip(
+            self._input_names(), columns, self.encodings_, self.missing_indicators_
+        ):
             if values.dtype.kind == "U":
                 column = column.astype(str)
             elif column.dtype.kind != "f":
                 raise ValueError(f"column {name!r} of X was numeric in fit but is text now")
-            blocks.append(column[:, None] >= values if op == ">=" else column[:, None] == values)
+            block = column[:, None] >= values if op == ">=" else column[:, None] == values
+            blocks.append(block & ~missing[:, None])
+            if indicator:
+                blocks.append(missing[:, None])
         return np.hstack(blocks).astype(np.uint8)
+
+    def _drop_redundant(self, Xb):
+        """Leave out the features that are constant on ``Xb`` (the fitted rows) or equal there to an
+        earlier one or to its negation (rules negate features), by shrinking ``encodings_`` and
+        ``missing_indicators_``; ``name is missing`` features count as earliest."""
+        indicators = np.zeros(Xb.shape[1], dtype=bool)
+        widths = [len(values) + bool(ind) for (_, values, _), ind in zip(self.encodings_, self.missing_indicators_)]
+        ends = np.cumsum(widths)
+        indicators[(ends - 1)[self.missing_indicators_]] = True
+        order = np.r_[np.flatnonzero(indicators), np.flatnonzero(~indicators)]
+        canonical = Xb[:, order] ^ Xb[:1, order]  # a feature and its negation agree after the flip
+        _, first = np.unique(np.packbits(canonical, axis=0).T, axis=0, return_index=True)
+        keep = np.zeros(Xb.shape[1], dtype=bool)
+        keep[order[first]] = True
+        keep &= Xb.any(axis=0) & ~Xb.all(axis=0)
+        if not keep.any():
+            raise ValueError(
+                f"every feature of X is constant on its {Xb.shape[0]} rows (n_samples = {Xb.shape[0]}); "
+                "a rule needs a column that varies"
+            )
+        start = 0
+        for j, (op, values, suffixes) in enumerate(self.encodings_):
+            kept = keep[start:start + len(values)]
+            self.encodings_[j] = (op, values[kept], [s for s, k in zip(suffixes, kept) if k])
+            start += len(values)
+            if self.missing_indicators_[j]:
+                self.missing_indicators_[j] = keep[start]
+                start += 1
 
     def get_feature_names_out(self, input_features=None):
         """Return the readable output feature names, e.g. ``worst area >= 686.5``."""
@@ -84,8 +147,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         return np.asarray(
             [
                 name + suffix
-                for name, (_, _, suffixes) in zip(names, self.encodings_)
-                for suffix in suffixes
+                for name, (_, _, suffixes), indicator in zip(names, self.encodings_, self.missing_indicators_)
+                for suffix in [*suffixes, *([MISSING_SUFFIX] if indicator else [])]
             ],
             dtype=object,
         )
@@ -98,6 +161,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         # Text, pandas categorical and boolean columns are binarized like numbers.
         tags.input_tags.string = True
         tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = self.missing == "indicator"
         return tags
 
     def _input_names(self):
@@ -107,34 +171,56 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         return [f"x{j}" for j in range(self.n_features_in_)]
 
     def _columns(self, X, reset):
-        """Validate ``X`` and return its columns as float64 (numeric, boolean) or str arrays."""
+        """Validate ``X`` and return ``(values, missing)`` per column: float64 (numeric, boolean)
+        or str values, and a boolean mask of the missing ones."""
         if isinstance(X, pd.DataFrame):
             if X.shape[0] == 0 or X.shape[1] == 0:
                 raise ValueError(f"X needs at least one row and one column, got shape {X.shape}")
+            check_no_datetimes(X, "X")
             validate_data(self, X, skip_check_array=True, reset=reset)
             raw = [X.iloc[:, j] for j in range(X.shape[1])]
         else:
             X = check_array(X, dtype=None, ensure_all_finite=False)
             validate_data(self, X, skip_check_array=True, reset=reset)
             raw = list(X.T)
-        return [_column(values, name) for values, name in zip(raw, self._input_names())]
+        return [_column(values, name, self.missing) for values, name in zip(raw, self._input_names())]
 
 
-def _column(values, name):
-    """One column as float64 if numeric or boolean, else as text; reject NaN and infinity."""
+MISSING_SUFFIX = " is missing"
+
+
+def check_no_datetimes(frame, name):
+    """Refuse date/time columns of the DataFrame ``frame`` (argument ``name``), naming them."""
+    dated = [str(c) for c, dtype in frame.dtypes.items()
+             if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype)
+             or isinstance(dtype, pd.PeriodDtype)]
+    if dated:
+        raise ValueError(
+            f"column(s) {', '.join(map(repr, dated))} of {name} hold dates or times, which are not binarized; "
+            "turn them into numbers or parts first (e.g. days since a date, the month)"
+        )
+
+
+def _column(values, name, missing):
+    """One column as float64 if numeric or boolean, else as text, and its mask of missing values;
+    infinity, and missing values unless ``missing == "indicator"``, raise."""
     series = pd.Series(values).infer_objects()
+    absent = series.isna().to_numpy()
     if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
         column = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        bad = ~np.isfinite(column)
+        bad = ~np.isfinite(column) & ~absent
     else:
-        bad = series.isna().to_numpy()
+        bad = np.zeros(len(series), dtype=bool)
         column = series.astype(str).to_numpy(dtype=str)
+    if missing == "error":
+        bad |= absent
     if bad.any():
         raise ValueError(
             f"column {name!r} of X contains NaN or infinity in {int(bad.sum())} rows; "
             "drop or impute them first"
+            + (", or pass missing=\"indicator\"" if missing == "error" and absent.any() else "")
         )
-    return column
+    return column, absent
 
 
 def _fit_column(column, num_bins):

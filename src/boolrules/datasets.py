@@ -5,7 +5,10 @@ Breast Cancer comes from scikit-learn; the other seven are the gzipped files des
 ``shared/datasets/SOURCES.md``, found through ``data_dir``, the ``BOOLRULES_DATA`` environment
 variable, or a ``shared/datasets`` folder next to the working directory or the repository.
 ``load_csv`` reads a CSV file with a header row and a label column. Rows with missing values are
-dropped before binarizing, as in the paper (Section 6.2).
+dropped before binarizing, as in the paper (Section 6.2), or kept with ``missing="indicator"``, which
+gives each column with missing values a ``name is missing`` feature (``QuantileBinarizer``'s option).
+Constant and duplicate features are left out unless ``paper_layout=True`` (the paper's layout: 300
+features on Breast Cancer, as its Table 2 counts them).
 """
 
 import os
@@ -40,10 +43,12 @@ _GERMAN_COLUMNS = [
 
 @dataclass(frozen=True, eq=False)  # eq=False: comparing array fields with == is ambiguous
 class Dataset:
-    """A dataset: 0/1 features ``X``, labels ``y`` (1 = positive) and the raw columns of the complete rows.
+    """A dataset: 0/1 features ``X``, labels ``y`` (1 = positive) and the raw columns of the rows kept.
 
     ``dropped_rows`` rows with missing values were left out; ``positive`` is the label value read as
-    the positive class (``load_csv``; None for the named datasets, whose classes are fixed).
+    the positive class (``load_csv``; None for the named datasets, whose classes are fixed);
+    ``binarizer`` is the fitted ``QuantileBinarizer`` that made ``X`` from ``raw`` (clone it to
+    binarize a split the same way).
     """
 
     X: np.ndarray
@@ -53,10 +58,18 @@ class Dataset:
     name: str
     positive: object = None
     dropped_rows: int = 0
+    binarizer: object = None
+
+    def __repr__(self) -> str:
+        dropped = f", {self.dropped_rows} incomplete rows dropped" if self.dropped_rows else ""
+        return (f"Dataset({self.name!r}: {len(self.y)} rows, {self.raw.shape[1]} columns -> "
+                f"{self.X.shape[1]} binary features, {self.y.mean():.1%} positive{dropped})")
 
 
-def load_dataset(name, data_dir=None, num_bins=10):
-    """Load dataset ``name`` (one of ``DATASETS``), drop incomplete rows and binarize it."""
+def load_dataset(name, data_dir=None, num_bins=10, *, paper_layout=False, missing="drop"):
+    """Load dataset ``name`` (one of ``DATASETS``), drop incomplete rows (``missing="drop"``) or mark
+    missing values (``"indicator"``), and binarize it."""
+    _check_missing(missing)
     if name not in DATASETS:
         raise ValueError(f"unknown dataset name {name!r}; known names: {', '.join(DATASETS)}")
     if name == "breast_cancer":
@@ -69,20 +82,24 @@ def load_dataset(name, data_dir=None, num_bins=10):
             frame, positive = read(path)
         except (OSError, EOFError, ValueError, KeyError, pd.errors.ParserError) as err:  # gzip, CSV, columns
             raise ValueError(f"dataset file {path} is not a valid {name} file: {type(err).__name__}: {err}") from err
-    complete = frame.notna().all(axis=1).to_numpy()
+    complete = _kept_rows(frame, missing)
     if not complete.any():
         raise ValueError(f"dataset {name!r} has no complete rows" + ("" if name == "breast_cancer" else f" in {path}"))
-    return _binarized(frame[complete], np.asarray(positive)[complete], name, num_bins, dropped=(~complete).sum())
+    binarizer = QuantileBinarizer(num_bins=num_bins, paper_layout=paper_layout, missing=_binarizer_missing(missing))
+    return _binarized(frame[complete], np.asarray(positive)[complete], name, binarizer, dropped=(~complete).sum())
 
 
-def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive"):
+def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive", paper_layout=False,
+             missing="drop"):
     """Load a CSV file with a header row: drop incomplete rows, label rows ``label == positive`` 1 and
-    binarize the other columns.
+    binarize the other columns (``missing`` and ``paper_layout`` as for ``load_dataset``; rows with no label
+    are dropped either way).
 
     ``positive`` defaults to the second of the label's two values in sorted order (more values need
     it); it names a value by its text too, or as a number (``"1"`` names 1.0). Errors name the
     argument as ``positive_name`` (a caller's own name for it, such as a command-line option).
     """
+    _check_missing(missing)
     path = check_path(path, "path")
     if not path.is_file():
         raise FileNotFoundError(f"CSV file {path} " + ("is a folder" if path.is_dir() else "does not exist"))
@@ -94,7 +111,7 @@ def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive
         raise ValueError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
     if frame.shape[1] < 2:
         raise ValueError(f"{path} has no feature columns besides the label {label!r}")
-    complete = frame.notna().all(axis=1).to_numpy()
+    complete = _kept_rows(frame, missing) & frame[label].notna().to_numpy()
     frame = frame[complete]
     values = _sorted_values(frame[label])
     if len(values) < 2:
@@ -111,17 +128,33 @@ def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive
             raise ValueError(f"{positive_name} {positive!r} is not a value of column {label!r} "
                              f"(values: {_some(values)})")
         chosen = matches[0]
-    return _binarized(frame.drop(columns=label), frame[label] == chosen, str(path), num_bins, chosen,
+    binarizer = QuantileBinarizer(num_bins=num_bins, paper_layout=paper_layout, missing=_binarizer_missing(missing))
+    return _binarized(frame.drop(columns=label), frame[label] == chosen, str(path), binarizer, chosen,
                       (~complete).sum())
 
 
-def _binarized(frame, positive, name, num_bins, chosen=None, dropped=0) -> Dataset:
-    """The `Dataset` of the complete rows `frame` with labels `positive` (a boolean mask)."""
+def _check_missing(missing):
+    if missing not in ("drop", "indicator"):
+        raise ValueError(f"missing must be 'drop' or 'indicator', got {missing!r}")
+
+
+def _kept_rows(frame, missing) -> np.ndarray:
+    """The rows kept: the complete ones when ``missing == "drop"``, else all."""
+    if missing == "drop":
+        return frame.notna().all(axis=1).to_numpy()
+    return np.ones(len(frame), dtype=bool)
+
+
+def _binarizer_missing(missing) -> str:
+    return "indicator" if missing == "indicator" else "error"
+
+
+def _binarized(frame, positive, name, binarizer, chosen=None, dropped=0) -> Dataset:
+    """The `Dataset` of the rows `frame` with labels `positive` (a boolean mask), binarized by `binarizer`."""
     raw = frame.reset_index(drop=True)
-    binarizer = QuantileBinarizer(num_bins=num_bins)
     X = binarizer.fit_transform(raw)
     y = np.asarray(positive).astype(np.uint8)
-    return Dataset(X, y, binarizer.get_feature_names_out().tolist(), raw, name, chosen, int(dropped))
+    return Dataset(X, y, binarizer.get_feature_names_out().tolist(), raw, name, chosen, int(dropped), binarizer)
 
 
 def _sorted_values(column: pd.Series) -> list:

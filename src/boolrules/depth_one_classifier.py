@@ -117,6 +117,7 @@ class DepthOneClassifier(RuleEstimator):
             max_num_literals=min(int(self.max_num_literals), 2 * (X.shape[1] if features is None else len(features))),
             min_num_literals=int(self.min_num_literals),
             lam=float(self.lam), sample_weight=weights, negated=bool(self.negated), features=features,
+            feature_names=getattr(self, "feature_names_", None),  # so result_ prints the rule with names
         )
         from .backends.base import unseeded
         from .backends.config import opened_backend

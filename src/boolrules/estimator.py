@@ -20,7 +20,7 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from .data import QuantileBinarizer
+from .data import QuantileBinarizer, check_no_datetimes
 from .metrics import METRICS, score_counts
 from .validation import check_binary_matrix
 
@@ -93,6 +93,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
                 return validate_data(self, X, *y, reset=reset)
             except TypeError as err:  # numpy's words for an uncastable object array; name the argument
                 raise TypeError(f"X must hold numbers: {err}") from err
+        check_no_datetimes(X, "X")  # before numpy meets them (DTypePromotionError)
         validated = validate_data(self, X, *y, reset=reset, dtype=None, ensure_all_finite=False)
         return (X, validated[1]) if y else X
 
@@ -148,6 +149,18 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         self.rule_text_ = self.rule_.to_str(self.feature_names_)
         self.rule_description_ = self.rule_.describe(self.feature_names_)
         return self
+
+    def export_rule(self, format: str = "text") -> str:
+        """`rule_` as "text", "json", "python" (a standalone predicate) or "sql" (a WHERE
+        expression), `boolrules.rules.export`; Python and SQL read X's own columns when the
+        estimator binarized them, else the 0/1 features by name."""
+        from .rules.export import export_rule
+
+        check_is_fitted(self)
+        if self.estimators_ is not None:
+            raise ValueError("a multi-class fit has one rule per class: export each of estimators_")
+        binarizer = self.binarizer_ if hasattr(self.binarizer_, "encodings_") else None
+        return export_rule(self.rule_, format, self.feature_names_, binarizer)
 
     def decision_function(self, X) -> np.ndarray:
         """The rule's output (0 or 1) per sample; one column per class when multi-class."""

@@ -72,7 +72,7 @@ def test_per_call_options_are_checked(or_problem):
 
 @pytest.fixture(scope="module")
 def hard():
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     return depth_one(data.X[:150], data.y[:150], "AtLeast", max_num_literals=6)
 
 

@@ -25,7 +25,7 @@ FEW_SWEEPS = {"num_reads": 5, "num_sweeps": 10, "seed": 2}
 def problem():
     """60 Breast Cancer rows, every 5th of its binary features: SA with 5 reads of 10 sweeps (seed 2)
     stops short, and polish helps."""
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     rows = np.random.default_rng(0).choice(len(data.y), 60, replace=False)
     return depth_one(data.X[rows][:, ::5], data.y[rows], "AtLeast", max_num_literals=4, lam=0.01)
 

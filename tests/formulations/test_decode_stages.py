@@ -74,7 +74,7 @@ def few_sweeps(qubo, seed=1):
 def breast_cancer(n=60, m=8):
     from boolrules import load_dataset
 
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     rows = np.random.default_rng(0).choice(len(data.y), n, replace=False)
     return data.X[rows][:, :m], data.y[rows]
 

@@ -105,7 +105,7 @@ def test_variable_counts_follow_the_spec(operator, extra):
 
 
 def test_breast_cancer_counts_equal_the_paper():
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     counts = {op: depth_one(data.X, data.y, op, max_num_literals=4).num_variables for op in OPERATORS}
     assert counts == {"Or": 1169, "And": 1169, "AtLeast": 1170, "AtMost": 1170, "Choose": 1527}
 

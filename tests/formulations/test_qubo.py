@@ -114,7 +114,7 @@ def test_energy_equals_penalty_formula_on_random_samples(operator, eta):
 
 
 def test_paper_counts_on_breast_cancer():
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     counts = {
         (op, eta): depth_one(data.X, data.y, op, max_num_literals=4).to_qubo(eta=eta).num_variables
         for op, eta in [("Or", True), ("Or", False), ("And", False), ("AtLeast", False)]
@@ -123,7 +123,7 @@ def test_paper_counts_on_breast_cancer():
 
 
 def test_blocks_and_summary():
-    data = load_dataset("breast_cancer")
+    data = load_dataset("breast_cancer", paper_layout=True)
     qubo = depth_one(data.X, data.y, "Or", max_num_literals=4).to_qubo(eta=False)
     blocks = qubo.blocks()
     assert blocks == {"b": 300, "bt": 300, "slack max_literals": 3, "slack positive_rows": 424}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import functools
+import html
 import importlib
 import time
 from abc import ABC, abstractmethod
@@ -11,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from ..formulations.qubo_problem import STAGES, Stage
-from ..rules import Rule
+from ..rules import Operator, Rule
 
 __all__ = [
     "Result", "Stage", "STAGES", "Backend", "register_backend", "registered", "get_backend", "backend_names",
@@ -61,6 +63,7 @@ class Result:
     stages: dict[str, Stage] = field(default_factory=dict, repr=False)
     timing: dict[str, float] = field(default_factory=dict, repr=False)
     info: dict = field(default_factory=dict, repr=False)
+    feature_names: list[str] | None = field(default=None, repr=False)  # the problem's, set by `Backend.solve`
 
     def __post_init__(self):
         if self.rule is not None and not self.stages:
@@ -72,6 +75,41 @@ class Result:
     def ok(self) -> bool:
         """True when a rule came back."""
         return self.rule is not None
+
+    @property
+    def rule_text(self) -> str | None:
+        """The rule with the problem's feature names (`f3` without them); None without a rule."""
+        return None if self.rule is None else self.rule.to_str(self.feature_names)
+
+    def _summary(self) -> list[tuple[str, str]]:
+        """(label, text) lines shared by the text and HTML reprs."""
+        lines = [("status", self.status + (f" ({self.stage})" if self.stage else ""))]
+        if self.rule is not None:
+            root = self.rule.name if isinstance(self.rule, Operator) else "a literal or constant"
+            lines += [("rule", self.rule_text),
+                      ("size", f"{self.rule.complexity} (operators + literals), {len(self.rule.literals())} "
+                               f"literals, root {root}")]
+        if self.objective is not None:
+            proof = "" if self.bound is None else f", bound {self.bound:.6g}" + (
+                "" if self.gap is None else f", gap {self.gap:.2%}")
+            lines.append(("objective", f"{self.objective:.6g}{proof}"))
+        stages = [f"{name} {'—' if st.objective is None else format(st.objective, '.6g')}"
+                  for name, st in self.stages.items()]
+        if len(stages) > 1:
+            lines.append(("stages", ", ".join(stages)))
+        steps = "".join(f", {name} {sec:.3g}" for name, sec in self.timing.items())
+        lines.append(("time", f"{self.seconds:.3g} s{steps}"))
+        if self.message:
+            lines.append(("message", self.message))
+        return lines
+
+    def __repr__(self) -> str:
+        return f"Result({self.backend}: " + "; ".join(f"{k} {v}" for k, v in self._summary()) + ")"
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><th style='text-align:left'>{k}</th><td style='text-align:left'>{html.escape(v)}</td></tr>"
+                       for k, v in self._summary())
+        return f"<b>Result of backend {html.escape(self.backend)}</b><table>{rows}</table>"
 
 
 class Backend(ABC):
@@ -111,6 +149,14 @@ class Backend(ABC):
     capabilities: frozenset[str] = frozenset()
     _options = MappingProxyType({})
 
+    def __init_subclass__(cls, **kwargs):
+        """Every backend's `solve` hands the problem's feature names to its `Result`, so the rule
+        prints with them (`Result.rule_text`)."""
+        super().__init_subclass__(**kwargs)
+        solve = cls.__dict__.get("solve")
+        if solve is not None and not getattr(solve, "__isabstractmethod__", False):
+            cls.solve = _naming(solve)
+
     @abstractmethod
     def solve(self, problem, **options) -> Result:
         """The best rule this backend finds for `problem`, with per-call `options`."""
@@ -149,6 +195,17 @@ class Backend(ABC):
     def __repr__(self) -> str:
         options = "".join(f", {k}={v!r}" for k, v in self._options.items())
         return f"{type(self).__name__}({self.name!r}{options})"
+
+
+def _naming(solve):
+    @functools.wraps(solve)
+    def solve_and_name(self, problem, **options):
+        result = solve(self, problem, **options)
+        if isinstance(result, Result) and result.feature_names is None:
+            result.feature_names = getattr(problem, "feature_names", None)
+        return result
+
+    return solve_and_name
 
 
 def failed(backend: str, start: float, what: str, error: Exception | None = None, raw=None) -> Result:

@@ -65,6 +65,8 @@ class LoadedProblem:
         self.problem, self.qubo = rebuild(sidecar)
         self.variables = list(sidecar["variables"])
         self.feature_names = sidecar["problem"].get("feature_names")
+        if hasattr(self.problem, "feature_names"):  # so a Result of the rebuilt problem is named too
+            self.problem.feature_names = self.feature_names
         self.format = sidecar["format"]
         self._position = {name: i for i, name in enumerate(self.variables)}
 

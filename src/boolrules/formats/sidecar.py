@@ -88,6 +88,8 @@ def _problem_record(problem, feature_names) -> dict:
     from ..formulations.depth_two_problem import DepthTwoProblem
 
     n, m = problem.X.shape
+    if feature_names is None:  # the problem's own (`depth_one(..., feature_names=)`)
+        feature_names = getattr(problem, "feature_names", None)
     feature_names = check_feature_names(feature_names, problem)
     if isinstance(problem, DepthTwoProblem):
         params = {"kind": "depth_two", "shape": problem.shape.name, "max_terms": problem.max_terms,

@@ -102,6 +102,7 @@ def depth_one(
     features: list[int] | np.ndarray | None = None,
     max_features: int | None = None,
     feature_score: str = "error",
+    feature_names=None,
 ) -> DepthOneProblem:
     """The depth-one problem: choose literals (and k) under `operator` minimising Σ w_i η_i + λ L.
 
@@ -110,10 +111,17 @@ def depth_one(
     "uniform" or an array of per-sample weights. `features` (column indices of X) builds the
     problem on those columns only, and `max_features` on that many of them, the best on these rows
     by `feature_score` ("error" or "mutual_info", `preselection.py`), to fit a backend's size; the
-    rules still name X's original columns (`problem.features`).
+    rules still name X's original columns (`problem.features`). `feature_names` (default: a
+    DataFrame's column names) names X's columns: a `Result` of this problem prints its rule with them.
     """
+    if feature_names is None and hasattr(X, "columns"):
+        feature_names = X.columns
     X = check_binary_matrix(X)
     n, m = X.shape
+    if feature_names is not None:
+        feature_names = [str(name) for name in feature_names]
+        if len(feature_names) != m:
+            raise ValueError(f"feature_names has {len(feature_names)} names but X has {m} columns")
     if n == 0 or m == 0:
         raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
     y = check_binary_labels(y, "y", n)
@@ -152,6 +160,7 @@ def depth_one(
         row_blocks=tuple(row_blocks(name, max_lit)),
         builder=build_model,
         features=kept,
+        feature_names=feature_names,
     )
 
 

@@ -42,6 +42,13 @@ class DepthOneProblem(ModelProblem):
     row_blocks: tuple = field(repr=False)
     builder: Callable[[DepthOneProblem], pyo.ConcreteModel] = field(repr=False)
     features: np.ndarray | None = None
+    feature_names: list[str] | None = None  # names of X's original columns; results print rules with them
+
+    def __repr__(self) -> str:
+        kept = "" if self.features is None else f" (kept of a preselection: {len(self.features)})"
+        return (f"DepthOneProblem({self.label}, {self.num_samples} samples ({int(np.sum(self.target == 1))} "
+                f"positive), {self.num_features} features{kept}, {self.min_num_literals}..{self.max_num_literals} "
+                f"literals, λ = {self.lam:g})")
 
     @property
     def feature_indices(self) -> np.ndarray:

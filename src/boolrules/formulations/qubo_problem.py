@@ -199,6 +199,12 @@ class QuboProblem:
             "offset": float(offset),
         }
 
+    def __repr__(self) -> str:
+        blocks = ", ".join(f"{k} {v}" for k, v in self.blocks().items())
+        return (f"QuboProblem({self.problem.label}, {self.num_variables} variables: {blocks}; "
+                f"{'with' if self.eta else 'without'} η, penalties soft {self.penalties.soft:.4g} / "
+                f"hard {self.penalties.hard:.4g})")
+
     def _repr_html_(self) -> str:
         s = self.summary()
         rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["blocks"].items())

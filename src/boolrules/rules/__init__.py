@@ -4,6 +4,7 @@ canonical form, plain-language descriptions and explanations of single decisions
 from .bitset import BitMatrix, evaluate
 from .describe import describe
 from .explain import Explanation, explain
+from .export import export_rule
 from .nodes import (
     OPERATORS,
     And,
@@ -17,6 +18,7 @@ from .nodes import (
     Rule,
     Zero,
     negate_name,
+    quote_name,
     resolve_operator,
     resolve_operators,
 )
@@ -45,11 +47,13 @@ __all__ = [
     "describe",
     "evaluate",
     "explain",
+    "export_rule",
     "from_dict",
     "from_json",
     "negate_name",
     "operator_output",
     "parse",
+    "quote_name",
     "resolve_operator",
     "resolve_operators",
     "resolve_nonlocal_operators",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .nodes import And, AtLeast, AtMost, Choose, Literal, Operator, Or, Rule, Trivial, negate_name
+from .nodes import And, AtLeast, AtMost, Choose, Literal, Operator, Or, Rule, Trivial, has_comparison, negate_name
 
 __all__ = ["describe", "header", "literal_text", "node_text"]
 
@@ -11,12 +11,14 @@ _INDENT = "  "
 
 def literal_text(literal: Literal, feature_names=None) -> str:
     """A literal as a condition: `age >= 50`, negated `age < 50`; a plain name `smoker`, negated
-    `not smoker`; without names `f3` and `not f3`."""
+    `not smoker` (`not (temp > 37 == yes)` when it holds comparisons); without names `f3` and `not f3`."""
     name = f"f{literal.index}" if feature_names is None else str(feature_names[literal.index])
     if not literal.negated:
         return name
     negated = negate_name(name)
-    return "not " + name if negated == "~" + name else negated
+    if negated != "~" + name:
+        return negated
+    return f"not ({name})" if has_comparison(name) else "not " + name
 
 
 def header(op: Operator, short: bool = False) -> str:

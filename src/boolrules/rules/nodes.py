@@ -8,6 +8,7 @@ can be memoised per node (see `bitset.py`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -25,21 +26,94 @@ __all__ = [
     "Zero",
     "One",
     "negate_name",
+    "quote_name",
+    "FeatureNames",
+    "feature_names_of",
     "resolve_operator",
     "resolve_operators",
 ]
 
-_COMPARISON = re.compile(r"^(.*?) (>=|<=|==|!=|>|<) (.*)$", re.DOTALL)
+_COMPARISON = re.compile(r" (>=|<=|==|!=|>|<) ")
 _OPPOSITE = {">=": "<", "<": ">=", "<=": ">", ">": "<=", "==": "!=", "!=": "=="}
+_MISSING = " is missing"  # the suffix of QuantileBinarizer's missing-value features
+_NEEDS_QUOTES = re.compile(r"[,()`~]|^\s|\s$|^$|^(?:Zero|One)$")
 
 
 def negate_name(name: str) -> str:
-    """Readable name of a negated feature: `a >= 3` becomes `a < 3`, other names get `~`."""
-    match = _COMPARISON.match(name)
-    if match is None:
-        return "~" + name
-    lhs, op, rhs = match.groups()
-    return f"{lhs} {_OPPOSITE[op]} {rhs}"
+    """Readable name of a negated feature: a name holding exactly one comparison (as the binarizer
+    writes `a >= 3`) flips it (`a < 3`), `x is missing` becomes `x is not missing`, and any other
+    name (`smoker`, `temp > 37 == yes`, whose flip would misstate it) gets `~`."""
+    if name.endswith(_MISSING):
+        return name[: -len(_MISSING)] + " is not missing"
+    if len(_COMPARISON.findall(name)) == 1:
+        lhs, op, rhs = _COMPARISON.split(name)
+        return f"{lhs} {_OPPOSITE[op]} {rhs}"
+    return "~" + name
+
+
+def has_comparison(name: str) -> bool:
+    """Does `name` hold a comparison (` >= `, ` == `, ...)?"""
+    return _COMPARISON.search(name) is not None
+
+
+def quote_name(name: str) -> str:
+    """A name as rule text holds it: as is, or in backticks (a backtick doubled) when it holds a
+    comma, a parenthesis, a backtick or `~`, starts or ends with a space, is empty, or is Zero/One."""
+    if _NEEDS_QUOTES.search(name) is None and name.isprintable():
+        return name
+    return _backticks(name)
+
+
+class FeatureNames:
+    """Feature names with the text `to_str` prints for each literal, and the way back (`parse`).
+
+    A negated literal reads as `negate_name` flips it unless that text is also another literal's
+    (`a < 3` beside a feature named `a < 3`); then, as for names it does not flip, it is `~name`
+    (the name in backticks when it holds a comparison: ``~`temp > 37 == yes` ``)."""
+
+    def __init__(self, names):
+        self.names = [str(name) for name in names]
+        flips = [negate_name(name) for name in self.names]
+        counts = Counter(self.names) + Counter(flips)
+        # per feature: the flipped text of its negation, or None where it reads `~name`
+        self.flipped = [
+            None if flip == "~" + name or counts[flip] > 1 else flip for name, flip in zip(self.names, flips)
+        ]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, index):
+        return self.names[index]
+
+    def text(self, index: int, negated: bool) -> str:
+        """The text of feature `index`, negated or not, as rule text holds it."""
+        name = self.names[index]
+        if not negated:
+            return quote_name(name)
+        if self.flipped[index] is not None:
+            return quote_name(self.flipped[index])
+        return "~" + (_backticks(name) if has_comparison(name) else quote_name(name))
+
+    def literals(self) -> dict:
+        """Each literal's unquoted text -> (index, negated), or None for a text two literals share."""
+        seen: dict = {}
+        for i, (name, flipped) in enumerate(zip(self.names, self.flipped)):
+            for text, negated in ((name, False), (flipped, True)):
+                if text is not None:
+                    seen[text] = None if text in seen else (i, negated)
+        return seen
+
+
+def _backticks(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def feature_names_of(names) -> FeatureNames | None:
+    """`names` as a `FeatureNames` (kept when it already is one), or None."""
+    if names is None or isinstance(names, FeatureNames):
+        return names
+    return FeatureNames(names)
 
 
 class Rule:
@@ -77,7 +151,9 @@ class Rule:
         return max((lit.index for lit in self.literals()), default=-1)
 
     def to_str(self, feature_names=None) -> str:
-        """Text form; with `feature_names`, features are named and negations read naturally."""
+        """Text form; with `feature_names`, features are named (quoted when they hold commas,
+        parentheses, ...: `quote_name`) and negations read naturally (`FeatureNames`); `parse`
+        reads it back."""
         raise NotImplementedError
 
     def __str__(self) -> str:
@@ -158,8 +234,7 @@ class Literal(Rule):
     def to_str(self, feature_names=None) -> str:
         if feature_names is None:
             return ("~f" if self.negated else "f") + str(self.index)
-        name = str(feature_names[self.index])
-        return negate_name(name) if self.negated else name
+        return feature_names_of(feature_names).text(self.index, self.negated)
 
     def __invert__(self) -> Literal:
         return Literal(self.index, not self.negated)
@@ -265,6 +340,7 @@ class Operator(Rule):
         return _make(type(self), tuple(subrules), k, negated)
 
     def to_str(self, feature_names=None) -> str:
+        feature_names = feature_names_of(feature_names)
         inner = ", ".join(sub.to_str(feature_names) for sub in self._subrules)
         return f"{self.name}({inner})"
 

@@ -1,23 +1,33 @@
-"""Parse the text form of rules (`And(Choose2(f0, f1, f2), ~f4, f5)`), the inverse of `str`."""
+"""Parse the text form of rules (`And(Choose2(f0, f1, f2), ~f4, f5)`), the inverse of `str`, and of
+named rules (`Or(worst area >= 686.5, mean texture < 20)`), the inverse of `to_str(feature_names)`."""
 
 from __future__ import annotations
 
 import re
 
-from .nodes import OPERATORS, Literal, One, Rule, Zero
+from .nodes import OPERATORS, Literal, One, Rule, Zero, feature_names_of
 
 __all__ = ["parse"]
 
 _TOKEN = re.compile(r"\s*(?:(~)|(f\d+)|([A-Za-z]+?)(\d*)\(|(Zero|One)\b|(,)|(\)))", re.ASCII)
+# with feature names: a backticked name (`` doubles a backtick) or a bare one, up to `,` or `)`
+_NAMED_TOKEN = re.compile(
+    r"\s*(?:(~)|`((?:[^`]|``)*)`|([A-Za-z]+?)(\d*)\(|(Zero|One)(?=\s*(?:[,)]|$))|(,)|(\))|([^,()`~\s][^,()`]*))",
+    re.ASCII,
+)
 _MAX_DEPTH = 200  # operators nested in operators, as `from_dict` allows
 _MAX_DIGITS = 18  # of a feature index or a parameter k (int64)
 
 
-def parse(text: str) -> Rule:
-    """Rule from its text form; malformed text raises ValueError saying where."""
+def parse(text: str, feature_names=None) -> Rule:
+    """Rule from its text form; malformed text raises ValueError saying where.
+
+    With `feature_names`, features are read by name as `Rule.to_str(feature_names)` prints them
+    (in backticks when they hold commas, parentheses, ...; negations as printed, or `~name`)."""
     if not isinstance(text, str):
         raise TypeError(f"parse expects a string, got {type(text).__name__}")
-    rule, pos = _parse_rule(text, 0, 0)
+    names = None if feature_names is None else feature_names_of(feature_names).literals()
+    rule, pos = _parse_rule(text, 0, 0, names)
     if text[pos:].strip():
         raise ValueError(f"unexpected text after the rule at position {pos}: {text[pos:pos + 20]!r}")
     return rule
@@ -27,15 +37,27 @@ def _error(text: str, pos: int, what: str) -> ValueError:
     return ValueError(f"cannot parse rule at position {pos} ({text[pos:pos + 20]!r}): expected {what}")
 
 
-def _parse_rule(text: str, pos: int, depth: int) -> tuple[Rule, int]:
-    match = _TOKEN.match(text, pos)
+def _parse_rule(text: str, pos: int, depth: int, names) -> tuple[Rule, int]:
+    token = _TOKEN if names is None else _NAMED_TOKEN
+    match = token.match(text, pos)
     negations = 0
     while match is not None and match.group(1):  # a run of ~ is read in a loop, not by recursion
         negations += 1
         pos = match.end()
-        match = _TOKEN.match(text, pos)
-    rule, end = _parse_unnegated(text, pos, depth, match)
+        match = token.match(text, pos)
+    rule, end = _parse_unnegated(text, pos, depth, match, names)
     return (~rule if negations % 2 else rule), end
+
+
+def _named_literal(text: str, pos: int, name: str, names) -> Literal:
+    """The literal whose text is `name` (a feature's name or its negation as printed)."""
+    if name not in names:
+        close = [known for known in names if known.lower().startswith(name[:3].lower())][:5]
+        raise ValueError(f"unknown feature name {name!r} at position {pos}"
+                         + (f"; similar names: {', '.join(map(repr, close))}" if close else ""))
+    if names[name] is None:
+        raise ValueError(f"feature name {name!r} at position {pos} is ambiguous: two features print as it")
+    return Literal(*names[name])
 
 
 def _number(text: str, digits: str, start: int, what: str) -> int:
@@ -44,11 +66,17 @@ def _number(text: str, digits: str, start: int, what: str) -> int:
     return int(digits)
 
 
-def _parse_unnegated(text: str, pos: int, depth: int, match) -> tuple[Rule, int]:
+def _parse_unnegated(text: str, pos: int, depth: int, match, names) -> tuple[Rule, int]:
     if match is None:
-        raise _error(text, pos, "a literal like f3, an operator like Or( or AtLeast2(, Zero or One")
+        raise _error(text, pos, "a literal like f3, an operator like Or( or AtLeast2(, Zero or One"
+                     if names is None else "a feature name, an operator like Or( or AtLeast2(, Zero or One")
     _, literal, opname, param, constant = match.groups()[:5]
-    if literal:
+    if names is not None:
+        bare = match.group(8)
+        if literal is not None or bare:
+            name = literal.replace("``", "`") if literal is not None else bare.rstrip()
+            return _named_literal(text, pos, name, names), match.end()
+    elif literal:
         return Literal(_number(text, literal[1:], pos, "feature index")), match.end()
     if constant:
         return (One() if constant == "One" else Zero()), match.end()
@@ -67,7 +95,7 @@ def _parse_unnegated(text: str, pos: int, depth: int, match) -> tuple[Rule, int]
     subrules = []
     pos = match.end()
     while True:
-        sub, pos = _parse_rule(text, pos, depth + 1)
+        sub, pos = _parse_rule(text, pos, depth + 1, names)
         subrules.append(sub)
         sep = _TOKEN.match(text, pos)
         if sep is None or not (sep.group(6) or sep.group(7)):

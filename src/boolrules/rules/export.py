@@ -1,0 +1,165 @@
+"""Rules as text, JSON, a standalone Python predicate and an SQL WHERE expression.
+
+The Python and SQL forms read either the 0/1 features by name (a row maps each feature name to 0
+or 1; a table has a column per feature) or, given the fitted `QuantileBinarizer` that made the
+features, the raw columns themselves (`worst area >= 686.5` on the value, a missing value in no
+feature but its `is missing` one, as the binarizer encodes it).
+"""
+
+from __future__ import annotations
+
+import json
+
+from .nodes import And, AtLeast, AtMost, Choose, Literal, Or, Rule, Trivial, feature_names_of
+
+__all__ = ["FORMATS", "export_rule", "to_json", "to_python", "to_sql", "to_text"]
+
+FORMATS = ("text", "json", "python", "sql")
+_COUNT = {AtLeast: ">=", AtMost: "<=", Choose: "=="}
+
+
+def export_rule(rule: Rule, format: str, feature_names=None, binarizer=None) -> str:
+    """`rule` in `format` (one of `FORMATS`), naming features by `feature_names`."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    if format in ("text", "json"):
+        return (to_text if format == "text" else to_json)(rule, feature_names)
+    return (to_python if format == "python" else to_sql)(rule, feature_names, binarizer)
+
+
+def to_text(rule: Rule, feature_names=None) -> str:
+    """The readable text form, which `parse(text, feature_names)` reads back."""
+    _check(rule, feature_names)
+    return rule.to_str(feature_names)
+
+
+def to_json(rule: Rule, feature_names=None) -> str:
+    """JSON: the rule's dictionary (`to_dict`, read back by `from_dict`), its text, and the name
+    of every feature it uses."""
+    _check(rule, feature_names)
+    used = sorted({lit.index for lit in rule.literals()})
+    return json.dumps({
+        "rule": rule.to_dict(),
+        "text": rule.to_str(feature_names),
+        "features": {str(i): (f"f{i}" if feature_names is None else str(feature_names[i])) for i in used},
+    })
+
+
+def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule") -> str:
+    """Source of a standalone function `name(row) -> bool`; `row` maps names to values (a dict, a
+    pandas row): the features' names to 0/1, or with `binarizer` its input columns to raw values."""
+    if not name.isidentifier():
+        raise ValueError(f"name must be a Python identifier, got {name!r}")
+    _check(rule, feature_names, binarizer)
+    conditions = None if binarizer is None else _conditions(binarizer)
+    names = _names(feature_names, binarizer)
+    lines = [f"def {name}(row):", f"    {json.dumps('True when ' + rule.to_str(names))}"]
+    if conditions is not None:
+        lines = [
+            "def _missing(value):",
+            "    try:",
+            "        return value is None or bool(value != value)",
+            "    except TypeError:  # pandas.NA",
+            "        return True",
+            "",
+            "",
+            *lines,
+        ]
+    body = _python(rule, names, conditions)
+    return "\n".join([*lines, f"    return bool({body})", ""])
+
+
+def to_sql(rule: Rule, feature_names=None, binarizer=None) -> str:
+    """An SQL WHERE expression over a table with a column per feature (0/1), or with `binarizer`
+    over its input columns (NULL is missing); standard SQL, double-quoted identifiers."""
+    _check(rule, feature_names, binarizer)
+    conditions = None if binarizer is None else _conditions(binarizer)
+    return _sql(rule, _names(feature_names, binarizer), conditions)
+
+
+def _check(rule, feature_names, binarizer=None):
+    if not isinstance(rule, Rule):
+        raise TypeError(f"rule must be a Rule, got {type(rule).__name__}")
+    if binarizer is not None and not hasattr(binarizer, "encodings_"):
+        raise TypeError("binarizer must be a fitted QuantileBinarizer")
+    names = _names(feature_names, binarizer)
+    if names is not None and rule.max_feature_index() >= len(names):
+        raise ValueError(f"feature_names has {len(names)} names but the rule uses feature {rule.max_feature_index()}")
+
+
+def _names(feature_names, binarizer):
+    if feature_names is None and binarizer is not None:
+        feature_names = binarizer.get_feature_names_out()
+    return feature_names_of(feature_names)
+
+
+def _conditions(binarizer) -> list[tuple[str, str, object]]:
+    """Per output feature of a fitted QuantileBinarizer: (input column, ">=" / "==" / "text" /
+    "missing", value)."""
+    out = []
+    for column, (op, values, _), indicator in zip(
+        binarizer._input_names(), binarizer.encodings_, binarizer.missing_indicators_
+    ):
+        kind = "text" if values.dtype.kind == "U" else op
+        out.extend((column, kind, value.item() if kind != "text" else str(value)) for value in values)
+        if indicator:
+            out.append((column, "missing", None))
+    return out
+
+
+def _python(rule: Rule, names, conditions) -> str:
+    if isinstance(rule, Trivial):
+        return repr(rule.value)
+    if isinstance(rule, Literal):
+        text = _python_literal(rule.index, names, conditions)
+        return f"(not {text})" if rule.negated else text
+    subs = [_python(sub, names, conditions) for sub in rule.subrules]
+    if isinstance(rule, (Or, And)):
+        text = "(" + (" or " if isinstance(rule, Or) else " and ").join(subs) + ")"
+    else:
+        text = f"(sum(map(bool, ({', '.join(subs)},))) {_COUNT[type(rule)]} {rule.k})"
+    return f"(not {text})" if rule.negated else text
+
+
+def _python_literal(index: int, names, conditions) -> str:
+    if conditions is None:
+        key = f"f{index}" if names is None else names[index]
+        return f"bool(row[{key!r}])"
+    column, kind, value = conditions[index]
+    if kind == "missing":
+        return f"_missing(row[{column!r}])"
+    operand = f"str(row[{column!r}])" if kind == "text" else f"row[{column!r}]"
+    op = ">=" if kind == ">=" else "=="
+    return f"(not _missing(row[{column!r}]) and {operand} {op} {value!r})"
+
+
+def _sql(rule: Rule, names, conditions) -> str:
+    if isinstance(rule, Trivial):
+        return "(1 = 1)" if rule.value else "(1 = 0)"
+    if isinstance(rule, Literal):
+        text = _sql_literal(rule.index, names, conditions)
+        return f"(NOT {text})" if rule.negated else text
+    subs = [_sql(sub, names, conditions) for sub in rule.subrules]
+    if isinstance(rule, (Or, And)):
+        text = "(" + (" OR " if isinstance(rule, Or) else " AND ").join(subs) + ")"
+    else:
+        count = " + ".join(f"CASE WHEN {sub} THEN 1 ELSE 0 END" for sub in subs)
+        text = f"(({count}) {_COUNT[type(rule)].replace('==', '=')} {rule.k})"
+    return f"(NOT {text})" if rule.negated else text
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _sql_literal(index: int, names, conditions) -> str:
+    if conditions is None:
+        return f"({_identifier(f'f{index}' if names is None else names[index])} = 1)"
+    column, kind, value = conditions[index]
+    ident = _identifier(column)
+    if kind == "missing":
+        return f"({ident} IS NULL)"
+    if kind == "text":
+        text = "'" + value.replace("'", "''") + "'"
+        return f"({ident} IS NOT NULL AND CAST({ident} AS TEXT) = {text})"
+    return f"({ident} IS NOT NULL AND {ident} {'>=' if kind == '>=' else '='} {value!r})"
