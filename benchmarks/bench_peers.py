@@ -46,6 +46,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from bench_pareto import split_rows
 from sklearn.metrics import balanced_accuracy_score
 from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
@@ -53,8 +54,6 @@ from sklearn.tree import DecisionTreeClassifier
 from boolrules import QuantileBinarizer, RuleClassifier, RuleClassifierCV, load_dataset
 from boolrules.baselines import decision_tree_complexity
 from boolrules.datasets import DATASETS
-
-from bench_pareto import split_rows
 
 RUNNER = Path(__file__).with_name("peers_runner.py")
 RESULTS = Path(__file__).with_name("results")

@@ -5,8 +5,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from boolrules import RuleClassifier, RuleClassifierCV
-from boolrules import model_selection
+from boolrules import RuleClassifier, RuleClassifierCV, model_selection
 from boolrules.plotting import plot_validation_curve
 from boolrules.rules import And, AtLeast, Literal, Or
 
@@ -18,7 +17,7 @@ matplotlib.use("Agg")
 FAST = {"num_starts": 2, "num_iterations": 300}
 
 
-@parametrize_with_checks([RuleClassifierCV(complexities=[3, 4], cv=2, num_starts=1, num_iterations=100,
+@parametrize_with_checks([RuleClassifierCV(complexities=[3, 5], cv=2, num_starts=2, num_iterations=300,
                                            random_state=0)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
