@@ -231,6 +231,21 @@ def check_backend_spec(spec, name: str = "backend") -> None:
     backend_from_spec(spec, name)  # raises the error that names `name`
 
 
+def check_call_options(spec, options: dict, name: str = "backend") -> None:
+    """Raise as `backend.solve(problem, **options)` would for the backend `spec` names, before any
+    work: a name or a .toml file is checked without building its backend (no cloud client)."""
+    if not options:
+        return
+    if isinstance(spec, str) and spec in backend_names():
+        _, check = registered(spec)
+        check(spec, dict(options))
+    elif _is_config(spec):
+        config = _parse(spec)
+        _check(config._replace(options={**config.options, **options}))
+    else:
+        backend_from_spec(spec, name).check_options(dict(options))
+
+
 def backend_from_spec(spec, name: str = "backend") -> Backend:
     """A backend from a name (`get_backend`), a `Backend` (returned as is), a dimod `Sampler` (a
     `SamplerBackend` with its defaults) or the path of a .toml file; errors name the argument `name`

@@ -101,8 +101,10 @@ class Rule:
         object.__setattr__(self, "depth", depth)
         object.__setattr__(self, "_hash", hash(key))
 
-    def __reduce__(self):
-        return (_rebuild, (self.to_dict(),))
+    def __reduce__(self):  # flat, so pickling and unpickling never recurse (any depth loads back)
+        from .serialize import from_postfix, to_postfix
+
+        return (from_postfix, (to_postfix(self),))
 
     def simplify(self) -> Rule:
         """The canonical form: the same prediction on every input, never more nodes, familiar
@@ -137,6 +139,7 @@ class Rule:
 
 
 def _rebuild(data):
+    """Unpickle a rule pickled by earlier versions (as its `to_dict` form)."""
     from .serialize import from_dict
 
     return from_dict(data)
@@ -273,14 +276,22 @@ class Operator(Rule):
 
     __hash__ = Rule.__hash__
 
-    def __eq__(self, other) -> bool:
-        return self is other or (
-            type(other) is type(self)
-            and self._hash == other._hash
-            and self.k == other.k
-            and self.negated == other.negated
-            and self._subrules == other._subrules
-        )
+    def __eq__(self, other) -> bool:  # pairs of nodes on a stack, so rules of any depth compare
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if type(b) is not type(a) or a._hash != b._hash:
+                return False
+            if not isinstance(a, Operator):
+                if a != b:
+                    return False
+            elif a.k != b.k or a.negated != b.negated or len(a._subrules) != len(b._subrules):
+                return False
+            else:
+                pairs.extend(zip(a._subrules, b._subrules))
+        return True
 
 
 def _make(cls, subrules, k, negated) -> Operator:
