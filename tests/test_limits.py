@@ -99,3 +99,34 @@ def test_depth_one_classifier_refuses_a_toml_backends_time_limit_before_any_work
     assert_raises_clearly(ValueError, lambda: DepthOneClassifier(backend=str(config), time_limit=5).fit(X, X[:, 0]),
                           "time_limit", str(config))
     DepthOneClassifier(backend="sa", time_limit=1, max_num_literals=1).fit(X, X[:, 0])
+
+
+@pytest.mark.parametrize("names", [["a", "b"], "abcdef", 5, {0: "a"}])
+@pytest.mark.parametrize("show", ["to_str", "describe", "to_graph"])
+def test_rule_printing_names_feature_names_when_they_do_not_fit(names, show):
+    rule = Or(Literal(0), ~Literal(5))
+    with pytest.raises((ValueError, TypeError)) as info:
+        getattr(rule, show)(names)
+    assert "feature_names" in str(info.value)
+
+
+def test_rule_printing_with_enough_names():
+    assert Or(Literal(0), ~Literal(2)).to_str(np.array(["a", "b", "c >= 1"])) == "Or(a, c < 1)"
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["solve", "--seed", "-1"], "--seed"), (["solve", "--test-size", "nan"], "--test-size"),
+    (["solve", "--test-size", "5"], "--test-size"), (["solve", "--lam", "nan"], "--lam"),
+    (["solve", "--time-limit", "-1"], "--time-limit"), (["solve", "--min-num-literals", "-1"], "--min-num-literals"),
+    (["fit", "--time-budget", "nan"], "--time-budget"), (["fit", "--scan-moves", "2"], "--scan-moves"),
+    (["fit", "--nonlocal-time-share", "0"], "--nonlocal-time-share"), (["fit", "--num-starts", "0"], "--num-starts"),
+    (["fit", "--max-depth", "0"], "--max-depth"), (["fit", "--max-complexity", "1"], "--max-complexity"),
+    (["fit", "--lam", "-1"], "--lam"), (["inspect", "--min-terms", "-1"], "--min-terms"),
+    (["inspect", "--embed-timeout", "inf"], "--embed-timeout"),
+])
+def test_cli_bad_values_name_the_option(args, option, capsys):
+    from boolrules.cli import main
+
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}:" in err and "train_test_split" not in err

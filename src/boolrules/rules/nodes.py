@@ -24,6 +24,7 @@ __all__ = [
     "Choose",
     "Zero",
     "One",
+    "feature_name",
     "negate_name",
     "resolve_operator",
     "resolve_operators",
@@ -40,6 +41,19 @@ def negate_name(name: str) -> str:
         return "~" + name
     lhs, op, rhs = match.groups()
     return f"{lhs} {_OPPOSITE[op]} {rhs}"
+
+
+def feature_name(feature_names, index: int) -> str:
+    """`feature_names[index]` as text; names that are no sequence, or too few, raise an error naming
+    `feature_names` (not a bare IndexError)."""
+    if isinstance(feature_names, (str, bytes)) or not hasattr(feature_names, "__len__"):
+        raise TypeError(f"feature_names must be a sequence of names, got {type(feature_names).__name__}")
+    if index >= len(feature_names):
+        raise ValueError(f"feature_names has {len(feature_names)} names but the rule references feature {index}")
+    try:
+        return str(feature_names[index])
+    except (KeyError, IndexError) as err:
+        raise ValueError(f"feature_names holds no name for feature {index} ({err!r})") from None
 
 
 class Rule:
@@ -161,7 +175,7 @@ class Literal(Rule):
     def to_str(self, feature_names=None) -> str:
         if feature_names is None:
             return ("~f" if self.negated else "f") + str(self.index)
-        name = str(feature_names[self.index])
+        name = feature_name(feature_names, self.index)
         return negate_name(name) if self.negated else name
 
     def __invert__(self) -> Literal:
