@@ -272,8 +272,15 @@ class Operator(Rule):
             str(self.k) if self.parameterized else ""
         )
 
-    def literals(self):
-        return tuple(lit for sub in self._subrules for lit in sub.literals())
+    def literals(self):  # nodes on a stack, so rules of any depth list theirs
+        found, stack = [], list(reversed(self._subrules))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Operator):
+                stack.extend(reversed(node._subrules))
+            elif isinstance(node, Literal):
+                found.append(node)
+        return tuple(found)
 
     def replace(self, subrules, k: int | None = None, negated: bool | None = None) -> Operator:
         """A copy with other sub-rules (and optionally another `k` or negation)."""

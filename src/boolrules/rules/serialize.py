@@ -113,6 +113,7 @@ def from_dict(data) -> Rule:
     """Rebuild a rule from `to_dict` output; malformed input raises ValueError naming the problem."""
     done: list[Rule] = []
     stack: list[tuple] = [(data, None)]
+    open_ids: set[int] = set()  # the operator dicts being read, from the top down to the current one
     while stack:
         item, cls = stack.pop()
         if cls is not None:  # an operator whose sub-rules are built
@@ -120,11 +121,15 @@ def from_dict(data) -> Rule:
             subrules = done[-count:]
             del done[-count:]
             done.append(_operator(cls, item, subrules))
+            open_ids.discard(id(item))
             continue
         if not isinstance(item, dict):
             raise ValueError(f"a rule dictionary must be a dict, got {type(item).__name__}")
         if "operator" in item and "literal" not in item and "constant" not in item:
+            if id(item) in open_ids:
+                raise ValueError("a rule dictionary holds itself as a sub-rule (a cycle)")
             cls = _operator_class(item)
+            open_ids.add(id(item))
             stack.append((item, cls))
             stack.extend((sub, None) for sub in reversed(item["subrules"]))
         else:
