@@ -130,3 +130,90 @@ def test_cli_bad_values_name_the_option(args, option, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert f"argument {option}:" in err and "train_test_split" not in err
+
+
+@pytest.fixture(scope="module")
+def zip_exports(tmp_path_factory):
+    """A CQM and an .npz export of a small problem, with their sidecars."""
+    from boolrules.formulations import depth_one
+
+    X = np.random.RandomState(0).randint(0, 2, (30, 5))
+    qubo = depth_one(X, X[:, 0] | X[:, 1], "Or", max_num_literals=2).to_qubo()
+    folder = tmp_path_factory.mktemp("zips")
+    from boolrules.formats import export_qubo
+
+    return {fmt: export_qubo(qubo, folder / f"good.{fmt}", fmt) for fmt in ("cqm", "npz")}
+
+
+def _zip_methods(data: bytes, method: int, flags: int = 0) -> bytes:
+    """`data` with every zip entry's compression method (local and central headers) set to `method`
+    and `flags` or-ed into its general-purpose flags."""
+    out = bytearray(data)
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        pos = out.find(signature)
+        while pos >= 0:
+            out[pos + offset] |= flags
+            out[pos + offset + 2:pos + offset + 4] = method.to_bytes(2, "little")
+            pos = out.find(signature, pos + 4)
+    return bytes(out)
+
+
+def _damaged(data: bytes):
+    rng = np.random.RandomState(1)
+    yield from (data[:n] for n in range(0, len(data), max(1, len(data) // 60)))
+    for _ in range(200):
+        flipped = bytearray(data)
+        flipped[rng.randint(len(data))] ^= 1 << rng.randint(8)
+        yield bytes(flipped)
+    for method in (12, 14, 99):  # bzip2, LZMA, unknown
+        yield _zip_methods(data, method)
+    yield _zip_methods(data, 8, flags=0x01)  # encrypted
+    yield _zip_methods(data, 8, flags=0x40)  # strong encryption
+
+
+@pytest.mark.parametrize("fmt", ["cqm", "npz"])
+def test_damaged_zip_files_are_value_errors_naming_the_file(zip_exports, tmp_path, fmt):
+    import shutil
+
+    from boolrules.formats import load_qubo_file, sidecar_path
+
+    good = zip_exports[fmt]
+    target = tmp_path / f"bad.{fmt}"
+    shutil.copy(sidecar_path(good), sidecar_path(target))
+    other = []
+    for data in _damaged(good.read_bytes()):
+        target.write_bytes(data)
+        try:
+            load_qubo_file(target, fmt)
+        except ValueError as err:
+            assert str(target) in str(err)
+        except Exception as err:  # noqa: BLE001 - every other error is what this test counts
+            other.append(f"{type(err).__name__}: {err}")
+    assert other == []
+
+
+def test_zip_entries_announcing_more_than_they_hold_are_refused(zip_exports, tmp_path):
+    import io
+    import shutil
+    import zipfile
+
+    from boolrules.formats import load_qubo_file, sidecar_path
+
+    good = zip_exports["npz"]
+    with zipfile.ZipFile(good) as zf:
+        entries = {info.filename: zf.read(info) for info in zf.infolist()}
+    entries["data.npy"] = entries["data.npy"].replace(b"'shape': (", b"'shape': (100000000000", 1)
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    target = tmp_path / "bomb.npz"
+    target.write_bytes(packed.getvalue())
+    shutil.copy(sidecar_path(good), sidecar_path(target))
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(target, "npz"), str(target), "data.npy", "shape")
+    bomb = tmp_path / "bomb.cqm"
+    data = bytearray(zip_exports["cqm"].read_bytes())
+    central = data.find(b"PK\x01\x02")
+    data[central + 24:central + 28] = (2**32 - 1).to_bytes(4, "little")  # the announced uncompressed size
+    bomb.write_bytes(bytes(data))
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(bomb, "cqm"), str(bomb), "more data")
