@@ -217,3 +217,112 @@ def test_zip_entries_announcing_more_than_they_hold_are_refused(zip_exports, tmp
     data[central + 24:central + 28] = (2**32 - 1).to_bytes(4, "little")  # the announced uncompressed size
     bomb.write_bytes(bytes(data))
     assert_raises_clearly(ValueError, lambda: load_qubo_file(bomb, "cqm"), str(bomb), "more data")
+
+
+# Exports: the atomic write's file-system edge cases (issue 15, item 11)
+
+
+def _exported(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_an_export_name_near_the_length_limit_is_written(tmp_path, atleast_qubo):
+    from boolrules.formats import load_qubo_file, sidecar_path
+
+    target = tmp_path / ("q" * (255 - len(".boolrules.json") - len(".bqm")) + ".bqm")
+    atleast_qubo.export(target, "bqm")
+    assert _exported(tmp_path) == sorted([target.name, sidecar_path(target).name])
+    assert load_qubo_file(target, "bqm").num_variables == atleast_qubo.bqm.num_variables
+
+
+def test_an_export_whose_sidecar_name_is_too_long_is_refused_before_any_work(tmp_path, atleast_qubo):
+    target = tmp_path / ("q" * 250 + ".bqm")
+    assert_raises_clearly(OSError, lambda: atleast_qubo.export(target, "bqm"), str(target), "sidecar")
+    assert _exported(tmp_path) == []
+
+
+def test_an_export_through_a_symbolic_link_replaces_the_file_it_points_to(tmp_path, atleast_qubo):
+    from boolrules.formats import load_qubo_file, sidecar_path
+
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "q.bqm"
+    real.write_text("old")
+    link = tmp_path / "link.bqm"
+    link.symlink_to(real)
+    atleast_qubo.export(link, "bqm")
+    assert link.is_symlink() and real.read_bytes()[:8] == b"DIMODBQM"
+    assert load_qubo_file(link, "bqm").num_variables == atleast_qubo.bqm.num_variables
+    assert sidecar_path(link).is_file() and _exported(tmp_path / "real") == ["q.bqm"]
+    dangling = tmp_path / "dangling.bqm"
+    dangling.symlink_to(tmp_path / "missing" / "q.bqm")
+    assert_raises_clearly(FileNotFoundError, lambda: atleast_qubo.export(dangling, "bqm"), str(dangling), "missing")
+
+
+def test_a_replaced_export_keeps_its_permissions(tmp_path, atleast_qubo):
+    import os
+    import stat
+
+    from boolrules.formats import sidecar_path
+
+    target = tmp_path / "q.bqm"
+    atleast_qubo.export(target, "bqm")
+    os.chmod(target, 0o600)
+    os.chmod(sidecar_path(target), 0o640)
+    atleast_qubo.export(target, "bqm")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert stat.S_IMODE(sidecar_path(target).stat().st_mode) == 0o640
+
+
+_SLOW_EXPORT = """
+import sys, time
+from pathlib import Path
+import numpy as np
+from boolrules.formats import writers
+from boolrules.formulations import depth_one
+
+def slow(qubo, path):
+    Path(path).write_bytes(b"x" * 10_000_000)
+    print("writing", flush=True)
+    time.sleep(60)
+
+writers.QUBO_WRITERS["bqm"] = slow
+X = np.random.RandomState(0).randint(0, 2, (20, 4))
+depth_one(X, X[:, 0], "Or", max_num_literals=2).to_qubo().export(sys.argv[1], "bqm")
+"""
+
+
+def _kill_mid_export(target, signum) -> int:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", _SLOW_EXPORT, str(target)], stdout=subprocess.PIPE, env=env)
+    assert proc.stdout.readline() == b"writing\n"
+    proc.send_signal(signum)
+    code = proc.wait(30)
+    return code if code >= 0 else 128 - code if signum != signal.SIGKILL else code
+
+
+def test_sigterm_during_an_export_leaves_no_temporary_file(tmp_path):
+    import signal
+
+    target = tmp_path / "q.bqm"
+    target.write_text("the previous export")
+    assert _kill_mid_export(target, signal.SIGTERM) == 143
+    assert _exported(tmp_path) == ["q.bqm"] and target.read_text() == "the previous export"
+
+
+def test_a_sigkilled_exports_temporary_file_is_removed_by_the_next_export(tmp_path, atleast_qubo):
+    import os
+    import signal
+
+    target = tmp_path / "q.bqm"
+    _kill_mid_export(target, signal.SIGKILL)
+    leftovers = [name for name in _exported(tmp_path) if name.startswith(".")]
+    assert len(leftovers) == 1 and (tmp_path / leftovers[0]).stat().st_size == 10_000_000
+    live = tmp_path / leftovers[0].replace(leftovers[0].split(".")[2], str(os.getpid()), 1)
+    live.write_text("a live writer's temporary file")  # of this process: kept
+    atleast_qubo.export(target, "bqm")
+    assert [name for name in _exported(tmp_path) if name.startswith(".")] == [live.name]
