@@ -326,3 +326,35 @@ def test_a_sigkilled_exports_temporary_file_is_removed_by_the_next_export(tmp_pa
     live.write_text("a live writer's temporary file")  # of this process: kept
     atleast_qubo.export(target, "bqm")
     assert [name for name in _exported(tmp_path) if name.startswith(".")] == [live.name]
+
+
+# Ctrl-C while the command line loads (issue 15, item 15)
+
+
+def test_ctrl_c_while_the_command_line_loads_is_an_interrupt():
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    script = ("import sys, boolrules.command; print('loading', flush=True); "
+              "sys.exit(boolrules.command.main(['fit']))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout.readline() == b"loading\n"
+    time.sleep(0.3)  # into the imports of boolrules.cli and its dependencies (seconds long)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.decode().strip() == "boolrules: interrupted"
+
+
+def test_import_boolrules_loads_no_dependency_stack():
+    import subprocess
+    import sys
+
+    code = ("import sys, boolrules; heavy = [m for m in ('numpy', 'sklearn', 'pandas', 'pyomo', 'dimod') "
+            "if m in sys.modules]; print(heavy); from boolrules import RuleClassifier, parse, load_problem; "
+            "print(set(dir(boolrules)) >= set(boolrules.__all__), boolrules.rules.Or.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": ":".join(sys.path)}).stdout.split("\n")
+    assert out[:2] == ["[]", "True Or"]

@@ -846,10 +846,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
-        return exc.code if isinstance(exc.code, int) else 2
-    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+            return exc.code if isinstance(exc.code, int) else 2
         return args.func(args)
     except KeyboardInterrupt:
         print("boolrules: interrupted", file=sys.stderr)
