@@ -358,3 +358,16 @@ def test_import_boolrules_loads_no_dependency_stack():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": ":".join(sys.path)}).stdout.split("\n")
     assert out[:2] == ["[]", "True Or"]
+
+
+def test_depth_one_classifier_checks_a_backend_instances_time_limit_capability():
+    from .fakes import Recording
+
+    class NoTimeLimit(Recording):
+        capabilities = frozenset()
+
+    X = np.random.RandomState(0).randint(0, 2, (40, 4))
+    backend = NoTimeLimit()
+    assert_raises_clearly(ValueError, lambda: DepthOneClassifier(backend=backend, time_limit=5).fit(X, X[:, 0]),
+                          "time_limit", "capabilities")
+    assert backend.calls == []

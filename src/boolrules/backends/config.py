@@ -54,7 +54,7 @@ import dimod
 
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer
-from .base import Backend, backend_names, get_backend, registered
+from .base import CAPABILITIES, Backend, backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
     Preset,
@@ -242,8 +242,13 @@ def check_call_options(spec, options: dict, name: str = "backend") -> None:
     elif _is_config(spec):
         config = _parse(spec)
         _check(config._replace(options={**config.options, **options}))
-    else:
-        backend_from_spec(spec, name).check_options(dict(options))
+    else:  # a Backend (or a sampler made one): its capabilities say which per-call options it takes
+        backend = backend_from_spec(spec, name)
+        missing = [option for option in options if option in CAPABILITIES and option not in backend.capabilities]
+        if missing:
+            raise ValueError(f"{name}: backend {backend.name!r} takes no {', '.join(missing)} (its capabilities: "
+                             f"{', '.join(sorted(backend.capabilities)) or 'none'})")
+        backend.check_options({k: v for k, v in options.items() if k not in CAPABILITIES})
 
 
 def backend_from_spec(spec, name: str = "backend") -> Backend:
