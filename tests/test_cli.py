@@ -100,7 +100,7 @@ def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
                                "--nonlocal-time-limit", "0.1"])
     assert result["nonlocal"]["calls"] >= 1
     assert main(["fit", "--num-starts", "1", "--num-iterations", "10", "--scan-moves", "2"]) == 2
-    assert "scan_moves" in capsys.readouterr().err
+    assert "--scan-moves" in capsys.readouterr().err
 
 
 def test_fit_with_a_time_budget(capsys):
@@ -575,9 +575,9 @@ def broken_toml(tmp_path):
 USAGE_ERRORS = [
     ([], "the following arguments are required: COMMAND"),
     (["solve", "--dataset", "nonexistent"], "unknown dataset"),
-    (["fit", "--max-complexity", "2"], "'max_complexity' parameter of RuleClassifier must be an int in the range [3, inf)"),
+    (["fit", "--max-complexity", "2"], "argument --max-complexity: must be an integer >= 3, got '2'"),
     (["fit", "--num-iterations", "none"], "num_iterations=None (no cap on iterations) needs a time_budget"),
-    (["fit", "--time-budget", "0"], "'time_budget' parameter of RuleClassifier must be None or a float in the range (0"),
+    (["fit", "--time-budget", "0"], "argument --time-budget: must be a number > 0, got '0'"),
     (["fit", "--num-iterations", "0"], "--num-iterations: must be an integer >= 1"),
     (["solve", "--csv", "{tmp}/missing.csv", "--label", "y"], "does not exist"),
     (["solve", "--csv", "{csv}", "--label", "nope"], "column 'nope' is not in"),

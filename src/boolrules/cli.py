@@ -618,6 +618,26 @@ def _call_limit(text: str) -> float | str | None:
     return value
 
 
+def _bounded(kind: type, low, high=None, *, open_low: bool = False, open_high: bool = False):
+    """An argparse type: a finite `kind` (int or float) between `low` and `high`, so a bad value is
+    refused naming the option, never by the library or dependency it is passed to."""
+    what = ("an integer" if kind is int else "a number") + (" > " if open_low else " >= ") + f"{low}"
+    if high is not None:
+        what += (" and < " if open_high else " and <= ") + f"{high}"
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and (value > low if open_low else value >= low)
+                and (high is None or (value < high if open_high else value <= high))):
+            raise argparse.ArgumentTypeError(f"must be {what}, got {text!r}")
+        return value
+
+    return parse
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -671,11 +691,11 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--paper-layout", action="store_true",
                        help="keep constant and duplicate binary features, as the paper counts them (300 on "
                             "breast_cancer)")
-    group.add_argument("--seed", type=int, default=0, metavar="N",
+    group.add_argument("--seed", type=_bounded(int, 0, 2**32 - 1), default=0, metavar="N",
                        help="seeds the split, the row subset and the solvers (default: %(default)s)")
 
     split = _Parser(add_help=False)
-    split.add_argument("--test-size", type=float, default=0.3, metavar="FRACTION",
+    split.add_argument("--test-size", type=_bounded(float, 0, 1, open_low=True, open_high=True), default=0.3, metavar="FRACTION",
                        help="share of rows held out, stratified (default: %(default)s)")
 
     problem = _Parser(add_help=False)
@@ -684,11 +704,11 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
                        help="the rule's operator (default: %(default)s)")
     group.add_argument("--max-num-literals", type=_positive_int, default=defaults["max_num_literals"], metavar="N",
                        help="(default: %(default)s)")
-    group.add_argument("--min-num-literals", type=int, default=defaults["min_num_literals"], metavar="N",
+    group.add_argument("--min-num-literals", type=_bounded(int, 0), default=defaults["min_num_literals"], metavar="N",
                        help="(default: %(default)s)")
     group.add_argument("--negated", action="store_true", default=defaults["negated"],
                        help="learn ~operator(...) instead")
-    group.add_argument("--lam", type=float, default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
+    group.add_argument("--lam", type=_bounded(float, 0), default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
     group.add_argument("--max-samples", type=_positive_int, default=defaults["max_samples"], metavar="N",
                        help="build the problem on this many rows drawn (stratified) with --seed (default: all; solve takes "
                             "the [problem] max_samples of a .toml backend)")
@@ -716,20 +736,20 @@ def build_parser() -> argparse.ArgumentParser:
     learner = _learner_defaults()
 
     search = _Parser(add_help=False)  # the options of the search, which `explain` runs too
-    search.add_argument("--max-complexity", type=int, default=learner["max_complexity"], help="(default: %(default)s)")
-    search.add_argument("--max-depth", type=int, default=learner["max_depth"], help="(default: unbounded)")
+    search.add_argument("--max-complexity", type=_bounded(int, 3), default=learner["max_complexity"], help="(default: %(default)s)")
+    search.add_argument("--max-depth", type=_bounded(int, 1), default=learner["max_depth"], help="(default: unbounded)")
     search.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=learner["operators"],
                         metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
     search.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
                         help="the score to maximise (default: %(default)s)")
-    search.add_argument("--num-starts", type=int, default=learner["num_starts"], help="(default: %(default)s)")
+    search.add_argument("--num-starts", type=_bounded(int, 1), default=learner["num_starts"], help="(default: %(default)s)")
     search.add_argument("--num-iterations", type=_iterations, default=learner["num_iterations"], metavar="N",
                         help="iterations per start; with --time-budget a cap, or none for no cap "
                              "(default: %(default)s)")
-    search.add_argument("--time-budget", type=float, default=learner["time_budget"], metavar="SECONDS",
+    search.add_argument("--time-budget", type=_bounded(float, 0, open_low=True), default=learner["time_budget"], metavar="SECONDS",
                         help="seconds for the whole search: every start cools down over its share and the best rule "
                              "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
-    search.add_argument("--lam", type=float, default=learner["lam"], help="complexity penalty (default: %(default)s)")
+    search.add_argument("--lam", type=_bounded(float, 0), default=learner["lam"], help="complexity penalty (default: %(default)s)")
     search.add_argument("--n-jobs", type=int, default=learner["n_jobs"], help="parallel workers for the starts")
     backend = search.add_mutually_exclusive_group()
     backend.add_argument("--nonlocal-backend", metavar="NAME_OR_TOML", default=None,
@@ -744,12 +764,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--nonlocal-time-limit", type=_call_limit, default=learner["nonlocal_time_limit"],
                         metavar="S", help="seconds per non-local solve, none for the backend's own, or auto: 1 s, "
                                           "and under --time-budget 0.4%% of each start's time (default: %(default)s)")
-    search.add_argument("--nonlocal-time-share", type=float, default=learner["nonlocal_time_share"], metavar="F",
+    search.add_argument("--nonlocal-time-share", type=_bounded(float, 0, 1, open_low=True), default=learner["nonlocal_time_share"], metavar="F",
                         help="under --time-budget, the most of each start's time oracle calls may take "
                              "(default: %(default)s)")
     search.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
                         help="how a non-local move picks its node and operator (default: %(default)s)")
-    search.add_argument("--scan-moves", type=float, default=learner["scan_moves"], metavar="RATE",
+    search.add_argument("--scan-moves", type=_bounded(float, 0, 1), default=learner["scan_moves"], metavar="RATE",
                         help="share of local proposals that are literal scans (default: %(default)s)")
     search.add_argument("--no-polish", dest="polish", action="store_false",
                         help="a QUBO sampler as non-local backend: keep its repaired rule, without native literal "
@@ -781,7 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
     backend.add_argument("--backend", default="highs", metavar="NAME_OR_TOML",
                          help="a backend name (highs, sa, tabu, exact, ...) or a .toml config (default: %(default)s)")
     backend.add_argument("--config", metavar="FILE", help="the backend from a TOML config file")
-    solve.add_argument("--time-limit", type=float, default=None, metavar="S",
+    solve.add_argument("--time-limit", type=_bounded(float, 0), default=None, metavar="S",
                        help="seconds for the solver, for backends that take a time limit")
     solve.add_argument("--no-polish", dest="polish", action="store_false",
                        help="a QUBO sampler backend: report its repaired rule, without native literal swaps "
@@ -802,12 +822,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="(default: %(default)s)")
     group.add_argument("--max-complexity", type=_positive_int, default=None, metavar="N",
                        help="most nodes of the rule (default: no cap)")
-    group.add_argument("--min-terms", type=int, default=0, metavar="N", help="(default: %(default)s)")
+    group.add_argument("--min-terms", type=_bounded(int, 0), default=0, metavar="N", help="(default: %(default)s)")
     group = inspect.add_argument_group("hardware")
     group.add_argument("--embed", choices=list(QPU_TOPOLOGIES), default=None,
                        help="also search a minor embedding of the QUBO into a QPU graph of this topology "
                             "(minorminer, seeded with --seed)")
-    group.add_argument("--embed-timeout", type=float, default=QPU_EMBEDDING_TIMEOUT, metavar="S",
+    group.add_argument("--embed-timeout", type=_bounded(float, 0), default=QPU_EMBEDDING_TIMEOUT, metavar="S",
                        help="seconds the embedding search may take (default: %(default)s, as the dwave-qpu backend)")
     inspect.set_defaults(func=_inspect)
 
@@ -843,10 +863,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
-        return exc.code if isinstance(exc.code, int) else 2
-    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+            return exc.code if isinstance(exc.code, int) else 2
         return args.func(args)
     except KeyboardInterrupt:
         print("boolrules: interrupted", file=sys.stderr)

@@ -94,9 +94,13 @@ class DepthOneClassifier(RuleEstimator):
         self.binarizer = binarizer
 
     def _check_params(self):
+        from .backends.config import check_call_options
+
         if self.min_num_literals > self.max_num_literals:
             raise ValueError(f"min_num_literals must be <= {self.max_num_literals} (max_num_literals), "
                              f"got {self.min_num_literals}")
+        if self.time_limit is not None:  # a backend without a time limit refuses it before any work
+            check_call_options(self.backend, {"time_limit": self.time_limit})
 
     def _fit_binary(self, X, y, rng):
         from .backends.config import problem_caps

@@ -54,7 +54,7 @@ import dimod
 
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer
-from .base import Backend, backend_names, get_backend, registered
+from .base import CAPABILITIES, Backend, backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
     Preset,
@@ -229,6 +229,26 @@ def check_backend_spec(spec, name: str = "backend") -> None:
             raise type(err)(f"{name}: {err}") from err
         return
     backend_from_spec(spec, name)  # raises the error that names `name`
+
+
+def check_call_options(spec, options: dict, name: str = "backend") -> None:
+    """Raise as `backend.solve(problem, **options)` would for the backend `spec` names, before any
+    work: a name or a .toml file is checked without building its backend (no cloud client)."""
+    if not options:
+        return
+    if isinstance(spec, str) and spec in backend_names():
+        _, check = registered(spec)
+        check(spec, dict(options))
+    elif _is_config(spec):
+        config = _parse(spec)
+        _check(config._replace(options={**config.options, **options}))
+    else:  # a Backend (or a sampler made one): its capabilities say which per-call options it takes
+        backend = backend_from_spec(spec, name)
+        missing = [option for option in options if option in CAPABILITIES and option not in backend.capabilities]
+        if missing:
+            raise ValueError(f"{name}: backend {backend.name!r} takes no {', '.join(missing)} (its capabilities: "
+                             f"{', '.join(sorted(backend.capabilities)) or 'none'})")
+        backend.check_options({k: v for k, v in options.items() if k not in CAPABILITIES})
 
 
 def backend_from_spec(spec, name: str = "backend") -> Backend:

@@ -20,8 +20,12 @@ SHRINK = ("fewer samples and fewer features: max_samples and max_features (Depth
 
 # The exact backend's default max_variables: 2^25 states are enumerated at most.
 EXACT_MAX_VARIABLES = 25
+# The largest max_variables the exact backend accepts: 2^30 states of 30 variables take tens of GB.
+EXACT_VARIABLES_CAP = 30
 # The qaoa backend's default max_qubits: a simulator holds 2^20 amplitudes in a few seconds per run.
 QAOA_MAX_QUBITS = 20
+# The largest max_qubits the qaoa backend accepts: a state vector of 2^34 amplitudes takes 256 GiB.
+QAOA_QUBITS_CAP = 34
 # Seconds the dwave-qpu backend lets minorminer search for an embedding, by default.
 QPU_EMBEDDING_TIMEOUT = 60
 # QPU topologies: (the shape of Ocean's graph, its qubits and couplers, the system with it).

@@ -19,7 +19,7 @@ from qiskit_optimization.optimizers import COBYLA, NELDER_MEAD
 from ..formats.qiskit import quadratic_program
 from ..validation import check_integer
 from .base import register_backend
-from .hardware import QAOA_MAX_QUBITS, SHRINK
+from .hardware import QAOA_MAX_QUBITS, QAOA_QUBITS_CAP, SHRINK
 from .sampler import HEURISTIC, Preset
 
 __all__ = ["QAOA_PRESET", "QAOASampler", "OPTIMIZERS"]
@@ -97,7 +97,7 @@ def _at_most_max_qubits(name, qubo, sampler, options) -> None:
 QAOA_PRESET = Preset(QAOASampler, {"reps": 1, "optimizer": "COBYLA", "maxiter": 100, "shots": 1024, "seed": None,
                                    "max_qubits": QAOA_MAX_QUBITS, **HEURISTIC},
                      checks={"optimizer": _check_optimizer,
-                             "max_qubits": lambda value: check_integer(value, "max_qubits", 1)},
+                             "max_qubits": lambda value: check_integer(value, "max_qubits", 1, QAOA_QUBITS_CAP)},
                      guard=_at_most_max_qubits)
 
 register_backend("qaoa", QAOA_PRESET, QAOA_PRESET.check)

@@ -34,7 +34,7 @@ from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
     "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS", "HEURISTIC",
-    "PARAMETER_CHECKS", "check_sampler_options", "sample_in_batches", "sampler_class", "sampler_info",
+    "PARAMETER_CHECKS", "COUNT_CAPS", "check_sampler_options", "sample_in_batches", "sampler_class", "sampler_info",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
@@ -48,8 +48,21 @@ HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated"})
 MAX_SEED = 2**31 - 1
 
 
+# Upper bounds of the counts samplers take: beyond them a sampler overflows a C integer or allocates
+# arrays of terabytes (num_reads x variables states, a schedule of num_sweeps temperatures), so a
+# larger value is refused before any work, naming the option.
+COUNT_CAPS = MappingProxyType({
+    "num_reads": 10**6,
+    "num_sweeps": 10**7,
+    "timeout": 86_400_000,  # milliseconds per read: one day
+    "reps": 1000,
+    "maxiter": 10**6,
+    "shots": 10**7,
+})
+
+
 def _count(name: str):
-    return lambda value: check_integer(value, name, 1)
+    return lambda value: check_integer(value, name, 1, COUNT_CAPS[name])
 
 
 def _nonnegative(name: str):

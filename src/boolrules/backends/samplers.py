@@ -12,7 +12,7 @@ from dwave.samplers import SimulatedAnnealingSampler, SteepestDescentSolver, Tab
 
 from ..validation import check_integer
 from .base import register_backend
-from .hardware import EXACT_MAX_VARIABLES, SHRINK
+from .hardware import EXACT_MAX_VARIABLES, EXACT_VARIABLES_CAP, SHRINK
 from .sampler import HEURISTIC, Preset
 
 __all__ = ["SIMULATED_ANNEALING", "TABU", "STEEPEST_DESCENT", "EXACT"]
@@ -43,7 +43,7 @@ STEEPEST_DESCENT = Preset(SteepestDescentSolver, {"num_reads": 100, "seed": None
 # All 2^N states, for QUBOs of at most `max_variables` variables; the "sufficient" penalties with
 # η make the ground state the ILP optimum.
 EXACT = Preset(_exhaustive, {"max_variables": EXACT_MAX_VARIABLES, "eta": True, "penalty": "sufficient"},
-               checks={"max_variables": lambda value: check_integer(value, "max_variables", 1)},
+               checks={"max_variables": lambda value: check_integer(value, "max_variables", 1, EXACT_VARIABLES_CAP)},
                guard=_at_most_max_variables)
 
 for _name, _preset in {"sa": SIMULATED_ANNEALING, "neal": SIMULATED_ANNEALING, "tabu": TABU,

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import struct
 import zipfile
+import zlib
 
 import dimod
 import numpy as np
 
-__all__ = ["check_pairs", "finite", "labels_from_json", "read_bqm", "read_cqm"]
+__all__ = ["check_pairs", "finite", "labels_from_json", "read_bqm", "read_cqm", "read_zip"]
 
 _FLOATS = ("float32", "float64")
 _INTS = ("int16", "int32", "int64", "uint16", "uint32", "uint64")
@@ -24,6 +26,29 @@ _VARTYPES = 4  # dimod's C++ Vartype: BINARY, SPIN, INTEGER, REAL
 _SENSES = ("<=", ">=", "==")
 _PENALTIES = ("linear", "quadratic", "constant")
 _DEFLATE_RATIO = 1100  # DEFLATE expands at most ~1032:1, so a zip announcing more is lying
+# What reading a damaged zip entry raises: a bad DEFLATE/bzip2/LZMA stream, an unsupported method or
+# flag, an encrypted entry, a wrong CRC or a stream cut short.
+ZIP_ERRORS = (zipfile.BadZipFile, zlib.error, lzma.LZMAError, OSError, EOFError, NotImplementedError, RuntimeError)
+
+
+def read_zip(data: bytes, what: str) -> dict[str, bytes]:
+    """Every entry of the zip archive `data`, decompressed and checked (stored or DEFLATE entries, not
+    encrypted, CRCs right, at most `_DEFLATE_RATIO` times the archive's size in all); a damaged or
+    hostile archive raises ValueError naming `what`."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            if len({info.filename for info in infos}) != len(infos):
+                raise ValueError(f"{what} holds an entry name twice")
+            if sum(info.file_size for info in infos) > _DEFLATE_RATIO * len(data):
+                raise ValueError(f"{what}'s entries announce more data than the file can hold")
+            for info in infos:
+                if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.flag_bits & 0x61:
+                    raise ValueError(f"{what}'s entry {info.filename!r} is encrypted or compressed by a method "
+                                     f"other than DEFLATE (method {info.compress_type})")
+            return {info.filename: zf.read(info) for info in infos}
+    except ZIP_ERRORS as err:
+        raise ValueError(f"{what} is a damaged zip archive: {err}") from None
 
 
 def finite(values, what: str) -> np.ndarray:
@@ -192,45 +217,42 @@ def read_cqm(data: bytes) -> dimod.ConstrainedQuadraticModel:
     header, start = _header(data, b"DIMODCQM", _CQM_KEYS, "the CQM file")
     num_variables, num_constraints = _counts([header["num_variables"], header["num_constraints"]], 2,
                                              "its header's num_variables and num_constraints")
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        entries = {info.filename: info for info in zf.infolist()}
-        if sum(info.file_size for info in entries.values()) > _DEFLATE_RATIO * len(data):
-            raise ValueError("its zip entries announce more data than the file can hold")
-        if "varinfo" not in entries or "objective" not in entries:
-            raise ValueError("it lacks its varinfo or objective entry")
-        varinfo = np.dtype([("vartype", np.int8), ("lb", np.float64), ("ub", np.float64)])
-        raw = _sections(zf.read("varinfo"), 0, {b"VTYP": num_variables * varinfo.itemsize}, "its varinfo")[b"VTYP"]
-        info = np.frombuffer(raw, varinfo)
-        if np.any((info["vartype"] < 0) | (info["vartype"] >= _VARTYPES)) or not np.all(info["lb"] <= info["ub"]):
-            raise ValueError("its varinfo holds an unknown vartype or a lower bound above its upper bound")
-        _check_expression(zf.read("objective"), num_variables, "its objective")
-        constraints = {name.split("/")[1] for name in entries if name.startswith("constraints/")}
-        if len(constraints) != num_constraints:
-            raise ValueError(f"its header announces {num_constraints} constraints, it holds {len(constraints)}")
-        for label in constraints:
-            _check_constraint(zf, entries, label, num_variables)
-        if "variable_labels.json" in entries:
-            labels_from_json(_json(zf.read("variable_labels.json"), "its variable_labels.json"), num_variables,
-                             "its variable labels")
+    entries = read_zip(data, "the CQM file")
+    if "varinfo" not in entries or "objective" not in entries:
+        raise ValueError("it lacks its varinfo or objective entry")
+    varinfo = np.dtype([("vartype", np.int8), ("lb", np.float64), ("ub", np.float64)])
+    raw = _sections(entries["varinfo"], 0, {b"VTYP": num_variables * varinfo.itemsize}, "its varinfo")[b"VTYP"]
+    info = np.frombuffer(raw, varinfo)
+    if np.any((info["vartype"] < 0) | (info["vartype"] >= _VARTYPES)) or not np.all(info["lb"] <= info["ub"]):
+        raise ValueError("its varinfo holds an unknown vartype or a lower bound above its upper bound")
+    _check_expression(entries["objective"], num_variables, "its objective")
+    constraints = {name.split("/")[1] for name in entries if name.startswith("constraints/")}
+    if len(constraints) != num_constraints:
+        raise ValueError(f"its header announces {num_constraints} constraints, it holds {len(constraints)}")
+    for label in constraints:
+        _check_constraint(entries, label, num_variables)
+    if "variable_labels.json" in entries:
+        labels_from_json(_json(entries["variable_labels.json"], "its variable_labels.json"), num_variables,
+                         "its variable labels")
     return dimod.ConstrainedQuadraticModel.from_file(data)
 
 
-def _check_constraint(zf: zipfile.ZipFile, entries: dict, label: str, num_variables: int) -> None:
+def _check_constraint(entries: dict[str, bytes], label: str, num_variables: int) -> None:
     what = f"its constraint {label}"
     _label(_json(label.encode(), f"{what}'s label"), f"{what}'s label")
     if any(f"constraints/{label}/{part}" not in entries for part in ("lhs", "rhs", "sense")):
         raise ValueError(f"{what} lacks its lhs, rhs or sense")
-    _check_expression(zf.read(f"constraints/{label}/lhs"), num_variables, f"{what}'s lhs")
-    rhs = zf.read(f"constraints/{label}/rhs")
+    _check_expression(entries[f"constraints/{label}/lhs"], num_variables, f"{what}'s lhs")
+    rhs = entries[f"constraints/{label}/rhs"]
     if len(rhs) != 8:
         raise ValueError(f"{what}'s rhs is not one float64")
     finite(np.frombuffer(rhs, np.float64), f"{what}'s rhs")
-    if zf.read(f"constraints/{label}/sense") not in (s.encode() for s in _SENSES):
+    if entries[f"constraints/{label}/sense"] not in (s.encode() for s in _SENSES):
         raise ValueError(f"{what}'s sense must be one of {', '.join(_SENSES)}")
     weighted = [f"constraints/{label}/{part}" in entries for part in ("weight", "penalty")]
     if any(weighted):
-        weight = zf.read(f"constraints/{label}/weight") if all(weighted) else b""
-        if len(weight) != 8 or zf.read(f"constraints/{label}/penalty") not in (p.encode() for p in _PENALTIES):
+        weight = entries[f"constraints/{label}/weight"] if all(weighted) else b""
+        if len(weight) != 8 or entries[f"constraints/{label}/penalty"] not in (p.encode() for p in _PENALTIES):
             raise ValueError(f"{what}'s weight must be one float64 with a penalty in {', '.join(_PENALTIES)}")
         finite(np.frombuffer(weight, np.float64), f"{what}'s weight")
 

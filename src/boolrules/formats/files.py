@@ -2,16 +2,24 @@
 atomically, `load_qubo_file` reads checked.
 
 Every file and its sidecar (`sidecar.py`) are written to temporary names in the target directory
-and renamed into place, so a failed write never leaves a partial file. Loaders check a file's
+and renamed into place, so a failed write never leaves a partial file; temporary files are removed
+on failure, on SIGTERM, and after a SIGKILL at the next write of the same file. Loaders check a file's
 structure before building a model from it and never unpickle.
 """
 
 from __future__ import annotations
 
+import errno
+import glob
+import hashlib
 import json
 import os
+import signal
+import stat
+import threading
 import uuid
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..validation import check_path
@@ -33,28 +41,107 @@ def _pick(table: dict, format, what: str):
 
 
 def _write_atomic(path, write, describe) -> Path:
-    """Call `write(tmp)` on a fresh name beside `path` (it returns the file's variable names), write
-    `describe(names)` as the sidecar beside it, then rename both into place; remove them on failure.
-    An OSError names `path` (not the temporary name)."""
+    """Call `write(tmp)` on a temporary name beside `path` (it returns the file's variable names),
+    write `describe(names)` as the sidecar beside it, then rename both into place; remove them on
+    failure, on SIGTERM, and (after a SIGKILL) at the next write of the same file. A symbolic link is
+    followed: the file it points to is replaced. An OSError names `path` (not the temporary name)."""
     path = check_path(path, "path")
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"cannot write {path}: folder {path.parent} does not exist")
-    if path.is_dir():
-        raise IsADirectoryError(f"cannot write {path}: it is a folder")
     side = sidecar_path(path)
-    tmp, tmp_side = (p.with_name(f".{uuid.uuid4().hex}.{p.name}") for p in (path, side))
+    target, target_side = _destination(path, path), _destination(side, path)
+    tmp, tmp_side = _temporary(target), _temporary(target_side)
     try:
-        names = write(tmp)
-        tmp_side.write_text(json.dumps(describe(names)))
-        os.replace(tmp, path)
-        os.replace(tmp_side, side)
+        with _sigterm_raises():
+            names = write(tmp)
+            tmp_side.write_text(json.dumps(describe(names)))
+            for made, final in ((tmp, target), (tmp_side, target_side)):
+                if final.exists():  # a replaced file keeps its permissions
+                    os.chmod(made, stat.S_IMODE(final.stat().st_mode))
+            os.replace(tmp, target)
+            os.replace(tmp_side, target_side)
     except BaseException as err:
         tmp.unlink(missing_ok=True)
         tmp_side.unlink(missing_ok=True)
         if isinstance(err, OSError) and str(path) not in str(err):
-            raise type(err)(f"cannot write {path}: {err.strerror or err}") from err
+            raise type(err)(err.errno, f"cannot write {path}: {err.strerror or err}") from err
         raise
     return path
+
+
+def _destination(file: Path, path: Path) -> Path:
+    """Where `file` (the export `path` or its sidecar) is written: the file a link points to, checked
+    (folder, name length, write permission) before any work; errors name `path`."""
+    if not file.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: folder {file.parent} does not exist")
+    _check_name_length(file, path)
+    final = Path(os.path.realpath(file)) if file.is_symlink() else file
+    if not final.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: folder {final.parent} does not exist")
+    if final.is_dir():
+        raise IsADirectoryError(f"cannot write {path}: {'it' if file == path else final} is a folder")
+    _check_name_length(final, path)
+    if final.exists() and not os.access(final, os.W_OK):
+        raise PermissionError(errno.EACCES, f"cannot write {path}: {final} is read-only")
+    _remove_stale(final)
+    return final
+
+
+def _check_name_length(file: Path, path: Path) -> None:
+    try:
+        name_max = os.pathconf(file.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # no pathconf (Windows) or no limit reported
+        name_max = 255
+    if len(os.fsencode(file.name)) > name_max:
+        raise OSError(errno.ENAMETOOLONG, f"cannot write {path}: the name {file.name[:40]}... is longer than the "
+                      f"{name_max} bytes a file name may have here" + ("" if file == path else " (the sidecar's)"))
+
+
+def _temporary(final: Path) -> Path:
+    """A fresh hidden name beside `final`, of bounded length (a name near the file system's limit
+    still gets one), naming this process so a later write can tell a killed writer's leftovers."""
+    suffix = final.suffix if len(final.suffix) <= 16 else ""
+    return final.with_name(f"{_temporary_prefix(final)}{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp{suffix}")
+
+
+def _temporary_prefix(final: Path) -> str:
+    return f".{hashlib.sha256(os.fsencode(final.name)).hexdigest()[:16]}."
+
+
+def _remove_stale(final: Path) -> None:
+    """Remove the temporary files a killed writer (SIGKILL, a crash) left for `final`: those of a
+    process that no longer runs on this machine."""
+    prefix = _temporary_prefix(final)
+    for leftover in final.parent.glob(glob.escape(prefix) + "*.tmp*"):
+        pid = leftover.name[len(prefix):].split(".")[0]
+        if pid.isdigit() and not _running(int(pid)):
+            leftover.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it runs, as another user
+        return True
+    return True
+
+
+@contextmanager
+def _sigterm_raises():
+    """SIGTERM raises SystemExit (status 143) while an export is written, so its temporary files are
+    removed; only in the main thread and when no SIGTERM handler of the program's own is set."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL:
+        yield
+        return
+
+    def terminate(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def export_qubo(qubo, path, format: str, feature_names=None) -> Path:

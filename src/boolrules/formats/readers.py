@@ -3,7 +3,10 @@ anything but a well-formed model, before building it; nothing is unpickled."""
 
 from __future__ import annotations
 
+import io
 import json
+import math
+import tokenize
 from pathlib import Path
 
 import dimod
@@ -11,7 +14,7 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
-from .dimod_files import check_pairs, finite, labels_from_json, read_bqm, read_cqm
+from .dimod_files import check_pairs, finite, labels_from_json, read_bqm, read_cqm, read_zip
 
 __all__ = ["READERS"]
 
@@ -161,13 +164,33 @@ def _matrix_bqm(Q, offset) -> dimod.BinaryQuadraticModel:
         linear, (pairs[:, 0], pairs[:, 1], biases), finite([offset], "offset")[0], "BINARY")
 
 
+def _check_npy_size(entry: bytes, name: str) -> None:
+    """An `.npy` entry announces no more array than it holds (numpy allocates what it announces)."""
+    stream = io.BytesIO(entry)
+    try:
+        version = np.lib.format.read_magic(stream)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, _, dtype = read_header(stream)
+    except (ValueError, SyntaxError, tokenize.TokenError) as err:
+        raise ValueError(f"its entry {name!r} is no .npy array: {err}") from None
+    if math.prod(shape) * dtype.itemsize > len(entry):
+        raise ValueError(f"its entry {name!r} announces an array of shape {shape}, more than it holds")
+
+
 def _load_npz(path: Path):
     """SciPy's sparse `.npz` (read without unpickling); the file has no offset, its sidecar has."""
     from .sidecar import read_sidecar, sidecar_path
 
     if not sidecar_path(path).is_file():
         raise ValueError(f"a matrix file holds no offset; its sidecar {sidecar_path(path).name} is missing")
-    return _matrix_bqm(sp.load_npz(path), read_sidecar(sidecar_path(path))["offset"])
+    data = path.read_bytes()
+    for name, entry in read_zip(data, "the .npz file").items():  # refused before numpy reads it
+        _check_npy_size(entry, name)
+    try:
+        matrix = sp.load_npz(io.BytesIO(data))
+    except (OSError, EOFError, SyntaxError, tokenize.TokenError) as err:  # an .npy header numpy cannot parse
+        raise ValueError(f"numpy cannot read its arrays: {err}") from None
+    return _matrix_bqm(matrix, read_sidecar(sidecar_path(path))["offset"])
 
 
 def _load_mtx(path: Path):

@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from .nodes import And, AtLeast, AtMost, Choose, Literal, Operator, Or, Rule, Trivial, has_comparison, negate_name
+from .nodes import (
+    And,
+    AtLeast,
+    AtMost,
+    Choose,
+    Literal,
+    Operator,
+    Or,
+    Rule,
+    Trivial,
+    feature_name,
+    has_comparison,
+    negate_name,
+)
 
 __all__ = ["describe", "header", "literal_text", "node_text"]
 
@@ -12,7 +25,7 @@ _INDENT = "  "
 def literal_text(literal: Literal, feature_names=None) -> str:
     """A literal as a condition: `age >= 50`, negated `age < 50`; a plain name `smoker`, negated
     `not smoker` (`not (temp > 37 == yes)` when it holds comparisons); without names `f3` and `not f3`."""
-    name = f"f{literal.index}" if feature_names is None else str(feature_names[literal.index])
+    name = f"f{literal.index}" if feature_names is None else feature_name(feature_names, literal.index)
     if not literal.negated:
         return name
     negated = negate_name(name)
@@ -57,9 +70,8 @@ def describe(rule: Rule, feature_names=None) -> str:
     level deeper."""
     if not isinstance(rule, Rule):
         raise TypeError(f"describe expects a rule, got {type(rule).__name__}")
-    if feature_names is not None and rule.max_feature_index() >= len(feature_names):
-        raise ValueError(f"feature_names has {len(feature_names)} names but the rule references feature "
-                         f"{rule.max_feature_index()}")
+    if feature_names is not None and rule.max_feature_index() >= 0:
+        feature_name(feature_names, rule.max_feature_index())  # raises for names that do not fit the rule
     lines = []
     for path, node in rule.walk():
         prefix = _INDENT * (len(path) - 1) + "- " if path else ""

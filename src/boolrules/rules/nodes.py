@@ -25,6 +25,7 @@ __all__ = [
     "Choose",
     "Zero",
     "One",
+    "feature_name",
     "negate_name",
     "quote_name",
     "FeatureNames",
@@ -116,6 +117,19 @@ def feature_names_of(names) -> FeatureNames | None:
     return FeatureNames(names)
 
 
+def feature_name(feature_names, index: int) -> str:
+    """`feature_names[index]` as text; names that are no sequence, or too few, raise an error naming
+    `feature_names` (not a bare IndexError)."""
+    if isinstance(feature_names, (str, bytes)) or not hasattr(feature_names, "__len__"):
+        raise TypeError(f"feature_names must be a sequence of names, got {type(feature_names).__name__}")
+    if index >= len(feature_names):
+        raise ValueError(f"feature_names has {len(feature_names)} names but the rule references feature {index}")
+    try:
+        return str(feature_names[index])
+    except (KeyError, IndexError) as err:
+        raise ValueError(f"feature_names holds no name for feature {index} ({err!r})") from None
+
+
 class Rule:
     """Base class of all rules: a Boolean function of the rows of a binary matrix."""
 
@@ -177,8 +191,10 @@ class Rule:
         object.__setattr__(self, "depth", depth)
         object.__setattr__(self, "_hash", hash(key))
 
-    def __reduce__(self):
-        return (_rebuild, (self.to_dict(),))
+    def __reduce__(self):  # flat, so pickling and unpickling never recurse (any depth loads back)
+        from .serialize import from_postfix, to_postfix
+
+        return (from_postfix, (to_postfix(self),))
 
     def simplify(self) -> Rule:
         """The canonical form: the same prediction on every input, never more nodes, familiar
@@ -213,6 +229,7 @@ class Rule:
 
 
 def _rebuild(data):
+    """Unpickle a rule pickled by earlier versions (as its `to_dict` form)."""
     from .serialize import from_dict
 
     return from_dict(data)
@@ -234,6 +251,7 @@ class Literal(Rule):
     def to_str(self, feature_names=None) -> str:
         if feature_names is None:
             return ("~f" if self.negated else "f") + str(self.index)
+        feature_name(feature_names, self.index)  # names that cannot name this feature: an error naming them
         return feature_names_of(feature_names).text(self.index, self.negated)
 
     def __invert__(self) -> Literal:
@@ -330,8 +348,15 @@ class Operator(Rule):
             str(self.k) if self.parameterized else ""
         )
 
-    def literals(self):
-        return tuple(lit for sub in self._subrules for lit in sub.literals())
+    def literals(self):  # nodes on a stack, so rules of any depth list theirs
+        found, stack = [], list(reversed(self._subrules))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Operator):
+                stack.extend(reversed(node._subrules))
+            elif isinstance(node, Literal):
+                found.append(node)
+        return tuple(found)
 
     def replace(self, subrules, k: int | None = None, negated: bool | None = None) -> Operator:
         """A copy with other sub-rules (and optionally another `k` or negation)."""
@@ -349,14 +374,22 @@ class Operator(Rule):
 
     __hash__ = Rule.__hash__
 
-    def __eq__(self, other) -> bool:
-        return self is other or (
-            type(other) is type(self)
-            and self._hash == other._hash
-            and self.k == other.k
-            and self.negated == other.negated
-            and self._subrules == other._subrules
-        )
+    def __eq__(self, other) -> bool:  # pairs of nodes on a stack, so rules of any depth compare
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if type(b) is not type(a) or a._hash != b._hash:
+                return False
+            if not isinstance(a, Operator):
+                if a != b:
+                    return False
+            elif a.k != b.k or a.negated != b.negated or len(a._subrules) != len(b._subrules):
+                return False
+            else:
+                pairs.extend(zip(a._subrules, b._subrules))
+        return True
 
 
 def _make(cls, subrules, k, negated) -> Operator:

@@ -3,34 +3,141 @@
 from __future__ import annotations
 
 import json
+import re
+from json.decoder import scanstring
+from json.scanner import NUMBER_RE
 
-from ..validation import check_integer
-from .nodes import OPERATORS, Literal, One, Rule, Zero
+from ..validation import check_bool, check_integer
+from .nodes import OPERATORS, Literal, One, Operator, Rule, Zero
 
-__all__ = ["to_dict", "from_dict", "from_json"]
+__all__ = ["to_dict", "from_dict", "to_json", "from_json", "to_postfix", "from_postfix"]
 
-_MAX_DEPTH = 200
+# Every function here walks a rule with an explicit stack, never by recursion, so a rule of any depth
+# that can be built can be written and read back (pickle uses the flat postfix form).
+
+
+def _leaf_dict(rule: Rule) -> dict:
+    if isinstance(rule, Literal):
+        return {"literal": rule.index, "negated": rule.negated}
+    return {"constant": rule.value}
+
+
+def _operator_head(rule: Operator) -> dict:
+    out = {"operator": type(rule).__name__, "negated": rule.negated}
+    if rule.parameterized:
+        out["k"] = rule.k
+    return out
 
 
 def to_dict(rule: Rule) -> dict:
     """`{"literal": 3, "negated": true}`, `{"constant": false}` or an operator dict with sub-rules."""
-    if isinstance(rule, Literal):
-        return {"literal": rule.index, "negated": rule.negated}
-    if isinstance(rule, (Zero, One)):
-        return {"constant": rule.value}
-    out = {"operator": type(rule).__name__, "negated": rule.negated}
-    if rule.parameterized:
-        out["k"] = rule.k
-    out["subrules"] = [to_dict(sub) for sub in rule.subrules]
-    return out
+    done: list[dict] = []
+    stack: list[tuple[Rule, bool]] = [(rule, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if not isinstance(node, Operator):
+            done.append(_leaf_dict(node))
+        elif not children_done:
+            stack.append((node, True))
+            stack.extend((sub, False) for sub in reversed(node.subrules))
+        else:
+            count = len(node.subrules)
+            subrules = done[-count:]
+            del done[-count:]
+            done.append({**_operator_head(node), "subrules": subrules})
+    return done[0]
 
 
-def from_dict(data, _depth: int = 0) -> Rule:
+def to_json(rule: Rule) -> str:
+    """JSON text of `to_dict(rule)`, written without recursion (`json.dumps` stops near depth 500)."""
+    parts: list[str] = []
+    stack: list = [rule]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif not isinstance(item, Operator):
+            parts.append(json.dumps(_leaf_dict(item)))
+        else:
+            parts.append(json.dumps(_operator_head(item))[:-1] + ', "subrules": [')
+            stack.append("]}")
+            for i, sub in enumerate(reversed(item.subrules)):
+                stack.extend((", ", sub) if i else (sub,))
+    return "".join(parts)
+
+
+def to_postfix(rule: Rule) -> tuple:
+    """The rule as a flat tuple, children before parents: `("f", index, negated)`, `("c", value)`,
+    `(operator name, negated, k, number of sub-rules)`. Pickling uses it, so it never recurses."""
+    out = []
+    stack: list[tuple[Rule, bool]] = [(rule, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if isinstance(node, Literal):
+            out.append(("f", node.index, node.negated))
+        elif not isinstance(node, Operator):
+            out.append(("c", node.value))
+        elif not children_done:
+            stack.append((node, True))
+            stack.extend((sub, False) for sub in reversed(node.subrules))
+        else:
+            out.append((type(node).__name__, node.negated, node.k, len(node.subrules)))
+    return tuple(out)
+
+
+def from_postfix(tokens) -> Rule:
+    """Rebuild a rule from `to_postfix` output; malformed input raises ValueError."""
+    done: list[Rule] = []
+    try:
+        for token in tokens:
+            if token[0] == "f":
+                done.append(Literal(token[1], token[2]))
+            elif token[0] == "c":
+                done.append(One() if check_bool(token[1], "constant") else Zero())
+            else:
+                name, negated, k, count = token
+                cls = OPERATORS[name]
+                count = check_integer(count, "number of sub-rules", 1, len(done))
+                subrules = done[-count:]
+                del done[-count:]
+                done.append(cls(k, *subrules, negated=negated) if cls.parameterized
+                            else cls(*subrules, negated=negated))
+    except (KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"malformed postfix rule: {exc!r}") from None
+    if len(done) != 1:
+        raise ValueError(f"malformed postfix rule: it holds {len(done)} rules, not one")
+    return done[0]
+
+
+def from_dict(data) -> Rule:
     """Rebuild a rule from `to_dict` output; malformed input raises ValueError naming the problem."""
-    if _depth > _MAX_DEPTH:
-        raise ValueError(f"rule dictionary is nested deeper than {_MAX_DEPTH} levels")
-    if not isinstance(data, dict):
-        raise ValueError(f"a rule dictionary must be a dict, got {type(data).__name__}")
+    done: list[Rule] = []
+    stack: list[tuple] = [(data, None)]
+    open_ids: set[int] = set()  # the operator dicts being read, from the top down to the current one
+    while stack:
+        item, cls = stack.pop()
+        if cls is not None:  # an operator whose sub-rules are built
+            count = len(item["subrules"])
+            subrules = done[-count:]
+            del done[-count:]
+            done.append(_operator(cls, item, subrules))
+            open_ids.discard(id(item))
+            continue
+        if not isinstance(item, dict):
+            raise ValueError(f"a rule dictionary must be a dict, got {type(item).__name__}")
+        if "operator" in item and "literal" not in item and "constant" not in item:
+            if id(item) in open_ids:
+                raise ValueError("a rule dictionary holds itself as a sub-rule (a cycle)")
+            cls = _operator_class(item)
+            open_ids.add(id(item))
+            stack.append((item, cls))
+            stack.extend((sub, None) for sub in reversed(item["subrules"]))
+        else:
+            done.append(_leaf(item))
+    return done[0]
+
+
+def _leaf(data: dict) -> Rule:
     try:
         if "literal" in data:
             _expect_keys(data, {"literal", "negated"})
@@ -40,25 +147,6 @@ def from_dict(data, _depth: int = 0) -> Rule:
             if not isinstance(data["constant"], bool):
                 raise ValueError("'constant' must be true or false")
             return One() if data["constant"] else Zero()
-        if "operator" in data:
-            _expect_keys(data, {"operator", "negated", "k", "subrules"})
-            cls = OPERATORS.get(data["operator"]) if isinstance(data["operator"], str) else None
-            if cls is None:
-                raise ValueError(
-                    f"unknown operator {data['operator']!r}; known: {', '.join(OPERATORS)}"
-                )
-            subs = data.get("subrules")
-            if not isinstance(subs, list):
-                raise ValueError("'subrules' must be a list")
-            subrules = [from_dict(sub, _depth + 1) for sub in subs]
-            negated = data.get("negated", False)
-            if cls.parameterized:
-                if "k" not in data:
-                    raise ValueError(f"{cls.__name__} needs 'k'")
-                return cls(data["k"], *subrules, negated=negated)
-            if "k" in data:
-                raise ValueError(f"{cls.__name__} takes no 'k'")
-            return cls(*subrules, negated=negated)
     except TypeError as exc:
         raise ValueError(f"malformed rule dictionary: {exc}") from None
     raise ValueError(
@@ -67,18 +155,121 @@ def from_dict(data, _depth: int = 0) -> Rule:
     )
 
 
+def _operator_class(data: dict) -> type[Operator]:
+    _expect_keys(data, {"operator", "negated", "k", "subrules"})
+    cls = OPERATORS.get(data["operator"]) if isinstance(data["operator"], str) else None
+    if cls is None:
+        raise ValueError(f"unknown operator {data['operator']!r}; known: {', '.join(OPERATORS)}")
+    if not isinstance(data.get("subrules"), list):
+        raise ValueError("'subrules' must be a list")
+    if not data["subrules"]:
+        raise ValueError(f"{cls.__name__} needs at least one sub-rule")
+    if cls.parameterized and "k" not in data:
+        raise ValueError(f"{cls.__name__} needs 'k'")
+    if not cls.parameterized and "k" in data:
+        raise ValueError(f"{cls.__name__} takes no 'k'")
+    return cls
+
+
+def _operator(cls: type[Operator], data: dict, subrules: list) -> Operator:
+    negated = data.get("negated", False)
+    try:
+        if cls.parameterized:
+            return cls(data["k"], *subrules, negated=negated)
+        return cls(*subrules, negated=negated)
+    except TypeError as exc:
+        raise ValueError(f"malformed rule dictionary: {exc}") from None
+
+
 def from_json(text) -> Rule:
-    """Rebuild a rule from JSON text of `to_dict` output (`json.dumps(rule.to_dict())`); text that is no
-    JSON, nested too deeply, or not a rule dictionary raises ValueError."""
+    """Rebuild a rule from JSON text of `to_dict` output (`to_json(rule)`, or `json.dumps` of
+    `to_dict`) at any depth; text that is no JSON or not a rule dictionary raises ValueError."""
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"from_json expects JSON text (str or bytes), got {type(text).__name__}")
     try:
         data = json.loads(text, parse_constant=_no_constant)
-    except RecursionError:
-        raise ValueError(f"rule JSON is nested deeper than {_MAX_DEPTH} levels") from None
+    except RecursionError:  # deeper than the json module recurses: read with an explicit stack
+        data = _deep_loads(text)
     except ValueError as err:  # JSONDecodeError, bad UTF-8, an integer of thousands of digits
         raise ValueError(f"rule JSON is not valid JSON: {err}") from None
     return from_dict(data)
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+def _deep_loads(text) -> object:
+    """`json.loads` for nesting too deep for it: containers on an explicit stack (no NaN or Infinity)."""
+    if not isinstance(text, str):
+        text = text.decode(json.detect_encoding(text), "surrogatepass")
+    try:
+        return _scan(text)
+    except (IndexError, ValueError) as err:
+        raise ValueError(f"rule JSON is not valid JSON: {err}") from None
+
+
+def _scan(s: str) -> object:
+    open_: list[list] = []  # [container, pending key] of each container not yet closed
+    idx = _SPACE.match(s, 0).end()
+    while True:
+        char = s[idx:idx + 1]
+        if char in ("{", "["):
+            idx = _SPACE.match(s, idx + 1).end()
+            if s[idx:idx + 1] == ("}" if char == "{" else "]"):
+                value, idx = ({} if char == "{" else []), idx + 1
+            else:
+                key = None
+                if char == "{":
+                    key, idx = _key(s, idx)
+                open_.append([{} if char == "{" else [], key])
+                continue
+        elif char == '"':
+            value, idx = scanstring(s, idx + 1)
+        else:
+            value, idx = _scalar(s, idx)
+        while True:  # place the value, then close every container that ends here
+            idx = _SPACE.match(s, idx).end()
+            if not open_:
+                if idx != len(s):
+                    raise ValueError(f"extra data at position {idx}")
+                return value
+            container, key = open_[-1]
+            if isinstance(container, dict):
+                container[key] = value
+            else:
+                container.append(value)
+            char = s[idx:idx + 1]
+            if char == ",":
+                idx = _SPACE.match(s, idx + 1).end()
+                if isinstance(container, dict):
+                    open_[-1][1], idx = _key(s, idx)
+                break
+            if char != ("}" if isinstance(container, dict) else "]"):
+                raise ValueError(f"expected ',' or the container's end at position {idx}")
+            value, idx = container, idx + 1
+            open_.pop()
+
+
+def _key(s: str, idx: int) -> tuple[str, int]:
+    if s[idx:idx + 1] != '"':
+        raise ValueError(f"expected a key at position {idx}")
+    key, idx = scanstring(s, idx + 1)
+    idx = _SPACE.match(s, idx).end()
+    if s[idx:idx + 1] != ":":
+        raise ValueError(f"expected ':' at position {idx}")
+    return key, _SPACE.match(s, idx + 1).end()
+
+
+def _scalar(s: str, idx: int) -> tuple[object, int]:
+    for word, value in _LITERALS.items():
+        if s.startswith(word, idx):
+            return value, idx + len(word)
+    match = NUMBER_RE.match(s, idx)
+    if match is None:
+        raise ValueError(f"expected a value at position {idx}")
+    integer, frac, exp = match.groups()
+    return (float(integer + (frac or "") + (exp or "")) if frac or exp else int(integer)), match.end()
 
 
 def _no_constant(name: str):
