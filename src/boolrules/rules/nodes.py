@@ -111,9 +111,12 @@ def _backticks(name: str) -> str:
 
 
 def feature_names_of(names) -> FeatureNames | None:
-    """`names` as a `FeatureNames` (kept when it already is one), or None."""
+    """`names` as a `FeatureNames` (kept when it already is one), or None; names that are no
+    sequence (text is not a list of names) raise an error naming `feature_names`."""
     if names is None or isinstance(names, FeatureNames):
         return names
+    if isinstance(names, (str, bytes)) or not hasattr(names, "__len__"):
+        raise TypeError(f"feature_names must be a sequence of names, got {type(names).__name__}")
     return FeatureNames(names)
 
 
