@@ -280,3 +280,22 @@ def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
     runs = [fit(n_jobs) for n_jobs in (None, 2)]
     assert runs[0][2].proposed > 0
     assert runs[0] == runs[1]
+
+
+def test_highs_oracle_under_joblib_threads_learns_the_n_jobs_1_rule(planted):
+    """With joblib's threading backend, HiGHS solves run in parallel threads: no move is lost and
+    the rule is the one n_jobs=1 learns."""
+    from joblib import parallel_backend
+
+    X, y = planted
+
+    def fit(n_jobs):
+        return RuleClassifier(num_starts=2, num_iterations=120, num_iterations_burn_in=10, random_state=5,
+                              n_jobs=n_jobs, nonlocal_backend="highs").fit(X, y)
+
+    one = fit(1)
+    with parallel_backend("threading", n_jobs=2):
+        two = fit(2)
+    assert one.nonlocal_stats_.proposed > 0 and two.nonlocal_stats_.failures == {}
+    assert str(two.best_rule_) == str(one.best_rule_)
+    assert two.nonlocal_stats_ == one.nonlocal_stats_
