@@ -607,6 +607,19 @@ def _call_limit(text: str) -> float | str | None:
     return value
 
 
+def _seed(text: str) -> int:
+    """A seed in 0..MAX_SEED, the range every sampler takes (numpy's is larger)."""
+    from .backends.sampler import MAX_SEED
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..{MAX_SEED}, got {text!r}")
+    return value
+
+
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -654,7 +667,7 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--positive", metavar="VALUE",
                        help="with --csv: the label value of the positive class (default: the second of two "
                             "values in sorted order)")
-    group.add_argument("--seed", type=int, default=0, metavar="N",
+    group.add_argument("--seed", type=_seed, default=0, metavar="N",
                        help="seeds the split, the row subset and the solvers (default: %(default)s)")
 
     split = _Parser(add_help=False)
