@@ -124,14 +124,18 @@ def test_threads_are_capped_at_the_cores():
         assert_raises_clearly(ValueError, lambda: get_backend(name, threads=100000), "threads", str(MAX_THREADS))
 
 
-@pytest.mark.parametrize("threads", [None, 1])
-def test_highs_solves_from_several_threads_at_once(atleast_problem, threads):
+@pytest.mark.parametrize("solver, threads", [("highs", None), ("highs", 1), ("highs-pyomo", None), ("scip", None)])
+def test_ilp_solves_from_several_threads_at_once(atleast_problem, solver, threads):
     """Solves started from several threads at once all succeed with the optimum (highspy's run
-    locks are shared by every instance: all but one solve used to end in "Solver is already running")."""
+    locks are shared by every instance: all but one highs solve used to end in "Solver is already
+    running"; highs-pyomo deadlocked, hence the time-out)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    backend = get_backend("highs", threads=threads)
+    backend = get_backend(solver, threads=threads)
     optimum = backend.solve(atleast_problem)
-    with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(lambda _: backend.solve(atleast_problem), range(12)))
+    pool = ThreadPoolExecutor(4)
+    try:
+        results = list(pool.map(lambda _: backend.solve(atleast_problem), range(12), timeout=120))
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
     assert [(r.status, r.rule, r.objective) for r in results] == [("optimal", optimum.rule, optimum.objective)] * 12

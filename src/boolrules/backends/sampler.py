@@ -35,7 +35,8 @@ from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
     "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS", "HEURISTIC",
-    "PARAMETER_CHECKS", "check_sampler_options", "sample_in_batches", "sample_interruptibly", "sampler_class", "sampler_info",
+    "PARAMETER_CHECKS", "check_sampler_options", "sample_in_batches", "sample_interruptibly", "sampler_class",
+    "sampler_info",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
