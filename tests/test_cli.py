@@ -654,3 +654,13 @@ def test_interrupt_exits_130(capsys, monkeypatch):
     monkeypatch.setattr(cli, "_datasets", interrupted)
     assert main(["datasets"]) == 130
     assert capsys.readouterr().err == "boolrules: interrupted\n"
+
+
+@pytest.mark.parametrize("command", [["fit", "--num-starts", "1", "--num-iterations", "10"],
+                                     ["fit", "--nonlocal-backend", "sa"], ["solve", "--backend", "sa"]])
+@pytest.mark.parametrize("seed", ["3000000000", "5000000000", "-1"])
+def test_a_seed_outside_what_samplers_take_is_a_usage_error(capsys, command, seed):
+    """--seed is checked against the range every sampler takes (0..2**31-1), whatever the backend;
+    it used to fail deep inside train_test_split, or inside dwave after every move failed."""
+    assert main([*command, "--seed", seed]) == 2
+    assert f"--seed: must be an integer in 0..2147483647, got '{seed}'" in capsys.readouterr().err

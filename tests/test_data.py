@@ -278,3 +278,29 @@ def test_estimators_name_a_date_column(make):
 
     X = pd.DataFrame({"a": np.arange(20.0), "when": pd.date_range("2020-01-01", periods=20)})
     assert_raises_clearly(ValueError, lambda: getattr(boolrules, make)().fit(X, np.arange(20) % 2), "'when'", "X")
+
+
+def test_numbers_at_transform_match_a_categorical_or_text_column_of_fit():
+    """A column categorical (or text) in fit and plain numbers at predict is encoded as in fit (3.0
+    and 3 match "3"), so the classifier's accuracy is unchanged (it was all zeros: 1.0 -> 0.65)."""
+    from boolrules import RuleClassifier
+
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(0, 5, 300), rng.normal(size=300)
+    y = (a == 3).astype(int)
+    for fitted in (pd.Categorical(a), a.astype(str), pd.Categorical(a.astype(float))):
+        binarizer = QuantileBinarizer().fit(pd.DataFrame({"a": fitted}))
+        expected = binarizer.transform(pd.DataFrame({"a": fitted}))
+        for given in (a, a.astype(float), a.astype(str), pd.array(a, dtype="Int64")):
+            assert np.array_equal(binarizer.transform(pd.DataFrame({"a": given})), expected)
+    clf = RuleClassifier(random_state=0, num_starts=2, num_iterations=300).fit(
+        pd.DataFrame({"a": pd.Categorical(a), "b": b}), y)
+    assert clf.score(pd.DataFrame({"a": pd.Categorical(a), "b": b}), y) == 1.0
+    for given in (a, a.astype(float)):
+        assert clf.score(pd.DataFrame({"a": given, "b": b}), y) == 1.0
+
+
+def test_fractional_numbers_at_transform_match_their_text():
+    binarizer = QuantileBinarizer().fit(pd.DataFrame({"a": ["0.5", "1", "2.25"]}))
+    assert np.array_equal(binarizer.transform(pd.DataFrame({"a": [2.25, 1.0, 0.5, 7.0]})),
+                          [[0, 0, 1], [0, 1, 0], [1, 0, 0], [0, 0, 0]])

@@ -22,6 +22,7 @@ from .backends import Backend, backend_names
 from .backends.base import unseeded
 from .backends.config import backend_from_spec, load_backend, problem_caps
 from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
+from .backends.sampler import MAX_SEED
 from .datasets import DATASETS, Dataset, load_csv, load_dataset
 from .depth_one_classifier import DepthOneClassifier
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path
@@ -691,7 +692,7 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--paper-layout", action="store_true",
                        help="keep constant and duplicate binary features, as the paper counts them (300 on "
                             "breast_cancer)")
-    group.add_argument("--seed", type=_bounded(int, 0, 2**32 - 1), default=0, metavar="N",
+    group.add_argument("--seed", type=_bounded(int, 0, MAX_SEED), default=0, metavar="N",
                        help="seeds the split, the row subset and the solvers (default: %(default)s)")
 
     split = _Parser(add_help=False)

@@ -23,7 +23,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
       dropped); the "down" bins are the negations, which rules already have;
     - anything else (text, categorical, few numeric values): one-hot ``name == v``.
 
-    Text and categorical values are compared by their text; values unseen in ``fit`` give all
+    Text and categorical values are compared by their text (numbers given at ``transform`` for such
+    a column by the text ``_format_value`` writes: 3.0 matches "3"); values unseen in ``fit`` give all
     zeros. Infinite values and date/time columns raise ``ValueError`` naming the column (turn
     dates into numbers or parts, such as days since an event or the month, first).
 
@@ -91,7 +92,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             self._input_names(), columns, self.encodings_, self.missing_indicators_
         ):
             if values.dtype.kind == "U":
-                column = column.astype(str)
+                column = _as_text(column)
             elif column.dtype.kind != "f":
                 raise ValueError(f"column {name!r} of X was numeric in fit but is text now")
             block = column[:, None] >= values if op == ">=" else column[:, None] == values
@@ -211,7 +212,7 @@ def _column(values, name, missing):
         bad = ~np.isfinite(column) & ~absent
     else:
         bad = np.zeros(len(series), dtype=bool)
-        column = series.astype(str).to_numpy(dtype=str)
+        column = _as_text(series)
     if missing == "error":
         bad |= absent
     if bad.any():
@@ -221,6 +222,15 @@ def _column(values, name, missing):
             + (", or pass missing=\"indicator\"" if missing == "error" and absent.any() else "")
         )
     return column, absent
+
+
+def _as_text(column):
+    """A column's values as text, numbers as `_format_value` writes them (3 and 3.0 as "3"): the same
+    text whether a value comes as a number, a category or a string, in fit and at transform."""
+    if getattr(column, "dtype", None) is not None and column.dtype.kind == "U":
+        return column
+    codes, values = pd.factorize(pd.Series(column, copy=False).astype(object), use_na_sentinel=False)
+    return np.array([_format_value(value) for value in values] or [""], dtype=str)[codes]
 
 
 def _fit_column(column, num_bins):

@@ -194,11 +194,16 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         return explain(self.rule_, Xb[0], self.feature_names_, label=prediction)
 
     def score(self, X, y) -> float:
-        """The configured `metric` of the predictions on `X` (accuracy when multi-class)."""
+        """The configured `metric` of the predictions on `X` (accuracy when multi-class); a binary
+        model refuses labels `y` outside `classes_`."""
         check_is_fitted(self)
         y = column_or_1d(y)
         check_consistent_length(X, y)
         if self.estimators_ is not None:
             return super().score(X, y)
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():  # the metric splits y by classes_[1]: any other label would count as classes_[0]
+            raise ValueError(f"y holds label(s) {np.unique(y[unknown])[:5].tolist()} that are not among the "
+                             f"classes the model was fit on, {self.classes_.tolist()}")
         predicted = self.predict(X) == self.classes_[1]
         return score_counts(self.metric, y == self.classes_[1], predicted)

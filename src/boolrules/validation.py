@@ -93,7 +93,7 @@ def check_binary_labels(y, name: str = "y", n: int | None = None) -> np.ndarray:
 
 
 def check_sample_weight(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray:
-    """A float copy of `n` finite weights >= 0, or an error naming `name`."""
+    """A float copy of `n` finite weights >= 0 with a finite sum, or an error naming `name`."""
     try:
         w = np.array(sample_weight, dtype=float)
     except (TypeError, ValueError):
@@ -102,6 +102,10 @@ def check_sample_weight(sample_weight, n: int, name: str = "sample_weight") -> n
         raise ValueError(f"{name} has shape {w.shape}, expected one weight per sample ({n},)")
     if not np.isfinite(w).all() or (w < 0).any():
         raise ValueError(f"{name} must be finite and >= 0")
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if not np.isfinite(total):  # every objective and QUBO coefficient is a sum of weights
+        raise ValueError(f"{name} is too large: its sum overflows to {total}; scale the weights down")
     return w
 
 

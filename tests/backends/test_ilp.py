@@ -109,3 +109,33 @@ def test_solver_crash_is_an_error_result(or_problem, monkeypatch):
     assert result.status == "error" and result.rule is None
     assert result.message == "backend 'highs': RuntimeError: solver exploded"
     assert isinstance(result.error, RuntimeError)
+
+
+def test_threads_are_capped_at_the_cores():
+    """threads beyond the cores is refused at construction, naming the option (HiGHS with
+    threads=100000 ran for minutes on a 30-row problem, deaf to Ctrl-C)."""
+    from boolrules.backends.ilp import MAX_THREADS
+
+    from ..errors import assert_raises_clearly
+
+    assert MAX_THREADS == (__import__("os").cpu_count() or 1)
+    get_backend("highs", threads=MAX_THREADS)
+    for name in ("highs", "scip"):
+        assert_raises_clearly(ValueError, lambda: get_backend(name, threads=100000), "threads", str(MAX_THREADS))
+
+
+@pytest.mark.parametrize("solver, threads", [("highs", None), ("highs", 1), ("highs-pyomo", None), ("scip", None)])
+def test_ilp_solves_from_several_threads_at_once(atleast_problem, solver, threads):
+    """Solves started from several threads at once all succeed with the optimum (highspy's run
+    locks are shared by every instance: all but one highs solve used to end in "Solver is already
+    running"; highs-pyomo deadlocked, hence the time-out)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    backend = get_backend(solver, threads=threads)
+    optimum = backend.solve(atleast_problem)
+    pool = ThreadPoolExecutor(4)
+    try:
+        results = list(pool.map(lambda _: backend.solve(atleast_problem), range(12), timeout=120))
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    assert [(r.status, r.rule, r.objective) for r in results] == [("optimal", optimum.rule, optimum.objective)] * 12

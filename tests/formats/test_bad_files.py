@@ -314,3 +314,50 @@ def test_writing_to_a_bad_place(tmp_path, atleast_qubo, target, error, names):
     before = sorted(tmp_path.iterdir())
     assert_raises_clearly(error, lambda: atleast_qubo.export(tmp_path / target, "bqm"), *names)
     assert sorted(tmp_path.iterdir()) == before
+
+
+LP_NOT_TEXT = {  # HiGHS's LP reader never returned on a NUL byte (100% CPU, deaf to Ctrl-C)
+    "nul": (b"\x00", "control byte"),
+    "nul after a good model": (b"Minimize\n obj: x + y\nBinary\n x y\nEnd\n\x00", "control byte"),
+    "nul inside": (b"Minimize\n obj: \x00x\nEnd\n", "control byte"),
+    "control bytes": (bytes(range(1, 32)), "control byte"),
+    "not utf-8": (b"Minimize\n obj: x\xff + y\nBinary\n x y\nEnd\n", "UTF-8"),
+}
+
+
+def test_lp_files_that_are_no_text_are_refused_in_bounded_time(tmp_path):
+    """Each is refused with a ValueError naming the file, within a bound (in a child process, so that a
+    reader that hangs fails this test instead of hanging the suite)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    for name, (data, _) in LP_NOT_TEXT.items():
+        (tmp_path / f"{name}.lp").write_bytes(data)
+    script = textwrap.dedent("""
+        import sys
+        from boolrules.formats import load_qubo_file
+        try:
+            load_qubo_file(sys.argv[1], "lp")
+        except ValueError as err:
+            print(err)
+    """)
+    for name, (_, words) in LP_NOT_TEXT.items():
+        path = tmp_path / f"{name}.lp"
+        out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=60)
+        assert str(path) in out.stdout and words in out.stdout and "an LP file is text" in out.stdout, out
+
+
+@pytest.mark.parametrize("name", sorted(LP_NOT_TEXT))
+def test_lp_files_that_are_no_text_are_refused_clearly(tmp_path, name):
+    data, words = LP_NOT_TEXT[name]
+    path = tmp_path / "bad.lp"
+    path.write_bytes(data)
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "lp"), str(path), words)
+
+
+def test_lp_text_with_tabs_and_crlf_still_reads(tmp_path):
+    path = tmp_path / "good.lp"
+    path.write_bytes(b"Minimize\r\n\tobj: x + 2 y + [ 2 x * y ] / 2\r\nBinary\r\n\tx y\r\nEnd\r\n")
+    bqm = load_qubo_file(path, "lp")
+    assert dict(bqm.linear) == {"x": 1.0, "y": 2.0} and bqm.get_quadratic("x", "y") == 1.0 and bqm.num_interactions == 1

@@ -132,3 +132,21 @@ def test_no_credentials_needed_until_fit(planted, no_dwave_credentials):
 def test_a_missing_backend_config_names_the_parameter():
     with pytest.raises(FileNotFoundError, match="nonlocal_backend: .*missing.toml does not exist"):
         RuleClassifier(nonlocal_backend="missing.toml", **FAST).fit([[0, 1], [1, 0]], [0, 1])
+
+
+def test_binary_score_follows_the_labels_or_refuses_others(planted):
+    """score() of a perfect binary model with string labels is 1.0 (as a list too); labels outside
+    classes_ (other strings, the 0/1 the labels stand for) are refused naming y, as the multi-class
+    path refuses them, never scored as the negative class."""
+    from ..errors import assert_raises_clearly
+
+    X, y = planted
+    labels = np.where(y == 1, "sick", "well")
+    clf = RuleClassifier(max_complexity=5, random_state=0, num_starts=4, num_iterations=1500).fit(X, labels)
+    assert clf.score(X, labels) == 1.0 and clf.score(X, labels.tolist()) == 1.0
+    assert clf.score(X, np.where(y == 1, "well", "sick")) == pytest.approx(0.0)
+    for other in (np.where(y == 1, "a", "b"), y, np.where(y == 1, "sick", "maybe")):
+        assert_raises_clearly(ValueError, lambda: clf.score(X, other), "y", "classes")
+    numeric = clone(clf).fit(X, y)
+    assert numeric.score(X, y) == 1.0 and numeric.score(X, y.astype(float)) == 1.0
+    assert_raises_clearly(ValueError, lambda: numeric.score(X, y.astype(str)), "y", "classes")

@@ -142,10 +142,11 @@ def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
 )
 def test_failing_backends_never_stop_the_search(planted, backend, kind):
     X, y = planted
-    clf = RuleClassifier(
-        num_starts=2, num_iterations=200, patience=2, num_iterations_burn_in=10, random_state=0,
-        nonlocal_backend=backend, record_trajectory=True,
-    ).fit(X, y)
+    with pytest.warns(RuntimeWarning, match=f"non-local backend '{backend.name}' failed on .* oracle calls .*{kind}"):
+        clf = RuleClassifier(
+            num_starts=2, num_iterations=200, patience=2, num_iterations_burn_in=10, random_state=0,
+            nonlocal_backend=backend, record_trajectory=True,
+        ).fit(X, y)
     stats = clf.nonlocal_stats_
     assert stats.calls > 0 and stats.failures.get(kind, 0) > 0
     assert stats.proposed == 0
@@ -280,3 +281,42 @@ def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
     runs = [fit(n_jobs) for n_jobs in (None, 2)]
     assert runs[0][2].proposed > 0
     assert runs[0] == runs[1]
+
+
+def test_highs_oracle_under_joblib_threads_learns_the_n_jobs_1_rule(planted):
+    """With joblib's threading backend, HiGHS solves run in parallel threads: no move is lost and
+    the rule is the one n_jobs=1 learns."""
+    from joblib import parallel_backend
+
+    X, y = planted
+
+    def fit(n_jobs):
+        return RuleClassifier(num_starts=2, num_iterations=120, num_iterations_burn_in=10, random_state=5,
+                              n_jobs=n_jobs, nonlocal_backend="highs").fit(X, y)
+
+    one = fit(1)
+    with parallel_backend("threading", n_jobs=2):
+        two = fit(2)
+    assert one.nonlocal_stats_.proposed > 0 and two.nonlocal_stats_.failures == {}
+    assert str(two.best_rule_) == str(one.best_rule_)
+    assert two.nonlocal_stats_ == one.nonlocal_stats_
+
+
+def test_a_backend_that_rarely_fails_is_no_warning(planted, recwarn):
+    """One failure in many calls is counted, not warned about (the warning is for most calls failing)."""
+    X, y = planted
+    highs = get_backend("highs")
+
+    class OnceFailing(type(highs)):
+        failed = False
+
+        def solve(self, problem, **options):
+            if not OnceFailing.failed:
+                OnceFailing.failed = True
+                raise RuntimeError("once")
+            return super().solve(problem, **options)
+
+    clf = RuleClassifier(num_starts=1, num_iterations=120, num_iterations_burn_in=10, random_state=5,
+                         nonlocal_backend=OnceFailing()).fit(X, y)
+    assert clf.nonlocal_stats_.failures == {"RuntimeError": 1} and clf.nonlocal_stats_.calls > 2
+    assert not [w for w in recwarn if "non-local backend" in str(w.message)]

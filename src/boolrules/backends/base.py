@@ -6,6 +6,7 @@ import copy
 import functools
 import html
 import importlib
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -35,7 +36,8 @@ class Result:
     `status` is one of optimal, feasible, time_limit, infeasible, error; `raw` is what the solver
     returned: an ILP solver's incumbent over the standard form's columns, a sampler's dimod
     `SampleSet`. A solve that failed
-    has status "error", a `message` naming the backend and the cause, and the exception in `error`.
+    has status "error", a `message` naming the backend and the cause, and the exception in `error`;
+    so has a rule whose objective is not finite (it is dropped: inf is never a feasible answer).
 
     What happened to the solver's answer, stage by stage (`STAGES`): `stages` maps "raw" (the
     solver's answer as it stands: a sampler's lowest-energy sample, its feasibility, and its rule
@@ -66,6 +68,9 @@ class Result:
     feature_names: list[str] | None = field(default=None, repr=False)  # the problem's, set by `Backend.solve`
 
     def __post_init__(self):
+        if self.rule is not None and self.objective is not None and not math.isfinite(self.objective):
+            self.message = f"{self.backend}: the rule found has a non-finite objective {self.objective}"
+            self.rule, self.status, self.stages = None, "error", {}  # never a feasible answer worth inf
         if self.rule is not None and not self.stages:
             self.stages = {"raw": Stage(self.rule, self.objective, True)}
         if self.rule is not None and self.stage is None:

@@ -1,7 +1,9 @@
-"""HiGHS on the standard-form matrices (highspy), run so that Ctrl-C cancels it at once."""
+"""HiGHS on the standard-form matrices (highspy), run so that Ctrl-C cancels it at once, and
+safely from several threads at once (each solve has its own `Highs` and its own run locks)."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -11,6 +13,19 @@ from .base import Result
 from .ilp import ilp_result
 
 __all__ = ["run_interruptibly", "solve_highs"]
+
+
+# Held while creating a `Highs` (its banner is captured by redirecting the process's stdout) and
+# while resetting HiGHS's global task scheduler for a thread count.
+_GLOBAL = threading.Lock()
+
+
+def own_locks(highs):
+    """`highs` with run locks of its own: highspy keeps the locks of `startSolve`/`wait` on the
+    class, so a second solve started from another thread fails with "Solver is already running"."""
+    highs._Highs__solver_stopped = threading.RLock()
+    highs._Highs__solver_started = threading.Lock()
+    return highs
 
 
 def run_interruptibly(highs) -> None:
@@ -48,8 +63,8 @@ def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_st
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
     lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
     lp.integrality_ = [highspy.HighsVarType.kInteger] * A.shape[1]
-    with capture_output(capture_fd=True):  # HiGHS prints a banner when created
-        highs = highspy.Highs()
+    with _GLOBAL, capture_output(capture_fd=True):  # HiGHS prints a banner when created
+        highs = own_locks(highspy.Highs())
     highs.setOptionValue("output_flag", bool(tee))
     if time_limit is not None:
         highs.setOptionValue("time_limit", float(time_limit))
@@ -58,7 +73,8 @@ def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_st
     if threads is not None:
         # HiGHS keeps one task scheduler per user thread, sized by the first solve; a different
         # thread count is refused ("global scheduler has already been initialized") unless reset.
-        highspy.Highs.resetGlobalScheduler(True)
+        with _GLOBAL:
+            highspy.Highs.resetGlobalScheduler(True)
         highs.setOptionValue("threads", int(threads))
     highs.passModel(lp)
     if warm_start:

@@ -10,6 +10,7 @@ its solver's termination into a `Result` through one status table (`ilp_result`)
 from __future__ import annotations
 
 import math
+import os
 import time
 from functools import partial
 
@@ -19,7 +20,7 @@ from ..validation import check_bool, check_integer, check_number
 from .base import Backend, Result, cause, failed, register_backend, unknown_options
 
 __all__ = [
-    "IlpBackend", "ILP_SOLVERS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options",
+    "IlpBackend", "ILP_SOLVERS", "MAX_THREADS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options",
     "ilp_result",
 ]
 
@@ -46,6 +47,9 @@ TERMINATION_STATUS = {
     "locallyInfeasible": "infeasible", "infeasibleOrUnbounded": "infeasible", "infeasible": "infeasible",
 }
 OPTIONS = ("time_limit", "mip_gap", "threads", "warm_start")
+# At most one solver thread per core: more only slows a solve down (HiGHS with threads=4096 spends
+# its time starting threads, deaf to Ctrl-C meanwhile).
+MAX_THREADS = os.cpu_count() or 1
 
 
 def ilp_result(problem, backend: str, termination: str, message: str, x, objective, bound, seconds: float) -> Result:
@@ -80,12 +84,12 @@ def available_ilp_solvers() -> list[str]:
 
 def check_ilp_options(backend: str, options: dict) -> dict:
     """`options` of ILP backend `backend` checked: time_limit and mip_gap numbers >= 0 (or None),
-    threads an integer >= 1 (or None), warm_start a bool."""
+    threads an integer in 1..MAX_THREADS (the cores here, or None), warm_start a bool."""
     if set(options) - set(OPTIONS):
         raise unknown_options(backend, options, OPTIONS)
     checks = {"time_limit": lambda v: check_number(v, "time_limit", 0),
               "mip_gap": lambda v: check_number(v, "mip_gap", 0),
-              "threads": lambda v: check_integer(v, "threads", 1),
+              "threads": lambda v: check_integer(v, "threads", 1, MAX_THREADS),
               "warm_start": lambda v: check_bool(v, "warm_start")}
     return {k: None if v is None and k != "warm_start" else checks[k](v) for k, v in options.items()}
 

@@ -79,14 +79,21 @@ def _reraise_interrupt():
         raise KeyboardInterrupt
 
 
+# Pyomo's solver interfaces are not thread-safe (highs-pyomo deadlocked when solves ran from several
+# threads at once): one Pyomo solve at a time in this process.
+_ONE_AT_A_TIME = threading.Lock()
+
+
 def solve_pyomo(problem, *, solver: str, found, time_limit=None, mip_gap=None, threads=None, warm_start=True,
                 tee=False) -> Result:
     """`solver` through the Pyomo interface `found` by `interface(solver)`, with the options
-    `IlpBackend` checks; only classic interfaces take the warm start."""
+    `IlpBackend` checks; only classic interfaces take the warm start. Safe from several threads
+    (their solves take turns)."""
     kind, solver_interface = found
-    if kind == "v2":
-        return _solve_v2(problem, solver, solver_interface, time_limit, mip_gap, threads, tee)
-    return _solve_classic(problem, solver, solver_interface, time_limit, mip_gap, threads, warm_start, tee)
+    with _ONE_AT_A_TIME:
+        if kind == "v2":
+            return _solve_v2(problem, solver, solver_interface, time_limit, mip_gap, threads, tee)
+        return _solve_classic(problem, solver, solver_interface, time_limit, mip_gap, threads, warm_start, tee)
 
 
 def _solve_v2(problem, solver, interface, time_limit, mip_gap, threads, tee) -> Result:

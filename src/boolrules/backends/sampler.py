@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,7 +35,8 @@ from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
     "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS", "HEURISTIC",
-    "PARAMETER_CHECKS", "COUNT_CAPS", "check_sampler_options", "sample_in_batches", "sampler_class", "sampler_info",
+    "PARAMETER_CHECKS", "COUNT_CAPS", "check_sampler_options", "sample_in_batches", "sample_interruptibly",
+    "sampler_class", "sampler_info",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
@@ -284,8 +286,7 @@ class SamplerBackend(HoldsSampler):
         sampled = time.perf_counter()
         try:
             if time_limit is None:
-                sampleset = sampler.sample(qubo.bqm, **params)
-                sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
+                sampleset = sample_interruptibly(sampler, qubo.bqm, params)
             else:
                 sampleset, reads = sample_in_batches(sampler, qubo.bqm, params, start + time_limit)
         except Exception as exc:
@@ -340,6 +341,42 @@ def sampler_info(sampleset: dimod.SampleSet) -> dict:
     return info
 
 
+def sample_interruptibly(sampler, bqm, params: dict) -> dimod.SampleSet:
+    """`sampler.sample(bqm, **params)`, resolved (a cloud answer is a future: its failure surfaces
+    here), so that Ctrl-C stops it at once: samplers such as sa and tabu run in C without checking
+    for it. In the main thread (where Ctrl-C arrives) the sampler runs in a worker thread and
+    KeyboardInterrupt is raised here at once; a sampler that takes `interrupt_function` (sa) is then
+    told to stop after its current read, any other ends in the background, its samples discarded."""
+    if threading.current_thread() is not threading.main_thread():
+        sampleset = sampler.sample(bqm, **params)
+        sampleset.resolve()
+        return sampleset
+    stop = threading.Event()
+    if "interrupt_function" in sampler.parameters and "interrupt_function" not in params:
+        params = {**params, "interrupt_function": stop.is_set}
+    outcome = {}
+
+    def run():
+        try:
+            sampleset = sampler.sample(bqm, **params)
+            sampleset.resolve()
+            outcome["samples"] = sampleset
+        except BaseException as exc:  # re-raised in the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name=f"sampling with {type(sampler).__name__}", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.1)
+    except KeyboardInterrupt:
+        stop.set()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["samples"]
+
+
 def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.SampleSet, int]:
     """`params["num_reads"]` reads of `sampler` in batches, stopping between batches at `end` (a
     `time.perf_counter()` value); the samples of the reads made, and how many. The samples'
@@ -360,9 +397,7 @@ def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.Sam
                 break
         if seeds is not None:
             params = {**params, "seed": seeds.randrange(MAX_SEED)}
-        sampleset = sampler.sample(bqm, **{**params, "num_reads": batch})
-        sampleset.resolve()
-        samplesets.append(sampleset)
+        samplesets.append(sample_interruptibly(sampler, bqm, {**params, "num_reads": batch}))
         reads += batch
     combined = dimod.concatenate(samplesets)
     combined.info["batches"] = [dict(sampleset.info) for sampleset in samplesets]

@@ -148,8 +148,14 @@ class QuboProblem:
         self.form = form
         self.penalties = self._resolve(penalty)
         self.penalty = penalty
-        self.bqm = form.bqm(self.penalties)
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.bqm = form.bqm(self.penalties)
         self.labels = form.labels
+        linear, (_, _, quadratic), offset = self.bqm.to_numpy_vectors()
+        if not (np.isfinite(linear).all() and np.isfinite(quadratic).all() and np.isfinite(offset)):
+            raise ValueError(f"the QUBO's coefficients overflow to inf or NaN: the sample_weight values (largest "
+                             f"{problem.weights.max():.3g}) or the penalty weights (soft {self.penalties.soft:.3g}, "
+                             f"hard {self.penalties.hard:.3g}) are too large; scale them down")
 
     def _resolve(self, penalty) -> Penalties:
         problem = self.problem

@@ -6,6 +6,7 @@ import multiprocessing
 import sys
 import threading
 import time
+import warnings
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
@@ -326,6 +327,17 @@ class RuleClassifier(RuleEstimator):
         self.best_score_ = best.score
         self.best_objective_ = best.objective
         self.nonlocal_stats_ = _sum_stats([s.oracle for s in self.starts_])
+        self._warn_failures(self.nonlocal_stats_)
+
+    def _warn_failures(self, stats: OracleStats | None) -> None:
+        """A RuntimeWarning naming the non-local backend when it failed on most oracle calls: the
+        search then ran mostly without non-local moves, which its result alone does not show."""
+        if stats is None or 2 * stats.failed <= stats.calls:
+            return
+        backend = getattr(self.nonlocal_backend, "name", self.nonlocal_backend)
+        kinds = ", ".join(f"{kind} {count}" for kind, count in stats.failures.items())
+        warnings.warn(f"the non-local backend {backend!r} failed on {stats.failed} of {stats.calls} oracle calls "
+                      f"({kinds}): the search ran mostly without non-local moves", RuntimeWarning, stacklevel=4)
 
     def _search_config(self, num_features: int) -> SearchConfig:
         num_iterations = None if self.num_iterations is None else int(self.num_iterations)
