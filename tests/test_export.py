@@ -124,3 +124,17 @@ def test_bad_arguments_are_named():
         to_python(Literal(0), name="not valid")
     with pytest.raises(TypeError, match="rule must be a Rule"):
         to_text("Or(f0)")
+
+
+def test_python_predicate_matches_categories_as_the_binarizer_does():
+    """A text column fitted as "3" matches 3 and 3.0 given as numbers, in the binarizer (issue 15
+    item 4) and so in the standalone predicate."""
+    frame = pd.DataFrame({"a": ["1", "3", "3", "2.5", "1"]})
+    binarizer = QuantileBinarizer().fit(frame)
+    names = binarizer.get_feature_names_out().tolist()
+    given = pd.DataFrame({"a": [3.0, 3, 2.5, 1.0, 7.0]})
+    Xb = binarizer.transform(given)
+    for j in range(len(names)):
+        predicate = python_predicate(to_python(Literal(j), binarizer=binarizer))
+        np.testing.assert_array_equal([predicate(row) for row in given.to_dict("records")], Xb[:, j].astype(bool),
+                                      err_msg=names[j])

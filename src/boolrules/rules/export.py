@@ -63,6 +63,13 @@ def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule"
             "        return True",
             "",
             "",
+            "def _text(value):",
+            "    \"\"\"A category's text as the binarizer writes it: 3 and 3.0 as '3'.\"\"\"",
+            "    if isinstance(value, float) or type(value).__name__.startswith('float'):",
+            "        return str(int(value)) if float(value).is_integer() else repr(float(value))",
+            "    return str(value)",
+            "",
+            "",
             *lines,
         ]
     body = _python(rule, names, conditions)
@@ -128,7 +135,7 @@ def _python_literal(index: int, names, conditions) -> str:
     column, kind, value = conditions[index]
     if kind == "missing":
         return f"_missing(row[{column!r}])"
-    operand = f"str(row[{column!r}])" if kind == "text" else f"row[{column!r}]"
+    operand = f"_text(row[{column!r}])" if kind == "text" else f"row[{column!r}]"
     op = ">=" if kind == ">=" else "=="
     return f"(not _missing(row[{column!r}]) and {operand} {op} {value!r})"
 
