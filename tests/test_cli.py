@@ -663,4 +663,4 @@ def test_a_seed_outside_what_samplers_take_is_a_usage_error(capsys, command, see
     """--seed is checked against the range every sampler takes (0..2**31-1), whatever the backend;
     it used to fail deep inside train_test_split, or inside dwave after every move failed."""
     assert main([*command, "--seed", seed]) == 2
-    assert f"--seed: must be an integer in 0..2147483647, got '{seed}'" in capsys.readouterr().err
+    assert f"--seed: must be an integer >= 0 and <= 2147483647, got '{seed}'" in capsys.readouterr().err
