@@ -6,8 +6,6 @@ KeyboardInterrupt, even in the middle of an ILP solve, leaves the estimator as i
 no worker process running.
 """
 
-import subprocess
-import sys
 import textwrap
 
 import dimod
@@ -23,6 +21,7 @@ from boolrules.rules import Literal, Or
 
 from .fakes import EmptyCqmSampler, Returning
 from .planted import planted
+from .processes import run_python
 
 
 def backend_returning(make):
@@ -174,7 +173,7 @@ def test_ctrl_c_stops_parallel_starts_and_their_workers(verbose):
     first): the fit raises KeyboardInterrupt and no worker process is left (loky's resource
     trackers exit with the interpreter and are not counted), nor, when verbose, the process
     that carries the workers' progress."""
-    out = subprocess.run([sys.executable, "-c", INTERRUPTED_FIT.replace("{verbose}", str(verbose))], check=False, capture_output=True, text=True, timeout=120)
+    out = run_python(["-c", INTERRUPTED_FIT.replace("{verbose}", str(verbose))], timeout=120)
     lines = dict(line.split(" ", 1) if " " in line else (line, "") for line in out.stdout.splitlines())
     assert "interrupted" in lines, out.stdout + out.stderr
     assert lines["workers"] == "0"
@@ -216,8 +215,7 @@ def test_ctrl_c_stops_an_ilp_solve_without_time_limit(backend, stopped):
     on until the solve ended; Pyomo's HiGHS interface turned the interrupt into an error status).
     Where HiGHS stopped says the interrupt stopped it: our user interrupt leaves kInterrupt,
     highspy's keyboard-interrupt handling (which Pyomo's interface turns on) kSolveError."""
-    out = subprocess.run([sys.executable, "-c", INTERRUPTED_SOLVE, backend], check=False, capture_output=True,
-                         text=True, timeout=120)
+    out = run_python(["-c", INTERRUPTED_SOLVE, backend], timeout=120)
     lines = dict(line.split(" ", 1) if " " in line else (line, "") for line in out.stdout.splitlines())
     assert "interrupted" in lines, out.stdout + out.stderr
     assert lines["stopped"] == stopped

@@ -7,6 +7,8 @@ import textwrap
 
 import pytest
 
+from ..processes import run_python
+
 INTERRUPTED_SAMPLING = textwrap.dedent("""
     import os, signal, sys, threading, time
     import numpy as np
@@ -37,8 +39,7 @@ def test_ctrl_c_stops_a_sampler_at_once(backend):
     """SIGINT 2 s into a solve of hours (sa: 20,000 reads of 10,000 sweeps; tabu: 4 reads of 10 minutes): the solve
     raises KeyboardInterrupt within seconds of the signal; sa (which takes an interrupt function) stops
     sampling after its current read (within 20 s), tabu's reads end in the background (the CLI exits meanwhile)."""
-    out = subprocess.run([sys.executable, "-c", INTERRUPTED_SAMPLING, backend], capture_output=True, text=True,
-                         timeout=120)
+    out = run_python(["-c", INTERRUPTED_SAMPLING, backend], timeout=120)
     lines = dict(line.split(" ", 1) for line in out.stdout.splitlines())
     assert "interrupted" in lines, out.stdout + out.stderr
     assert float(lines["interrupted"]) < 10
