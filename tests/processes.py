@@ -1,6 +1,6 @@
-"""Child Python processes for the interrupt tests, killed with everything they started if they
-overrun: a timed-out child must not leave its joblib workers running (orphans that load the machine
-for hours and make the next interrupt tests time out too)."""
+"""Child Python processes for the interrupt tests: Ctrl-C handled as in a terminal, whatever started
+the suite, and killed with everything they started if they overrun (a timed-out child must not leave
+its joblib workers running: orphans that load the machine for hours)."""
 
 import os
 import signal
@@ -10,11 +10,18 @@ import sys
 import pytest
 
 
+def default_sigint() -> None:
+    """In a child before it runs: SIGINT to its default, so Python turns it into KeyboardInterrupt.
+    A suite started in the background by a shell without job control inherits SIGINT ignored,
+    and a Python started so ignores it too."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_python(args, timeout: float) -> subprocess.CompletedProcess:
     """`python *args` in a session of its own, its output captured as text; past `timeout` seconds
     its whole process group (its workers, a progress manager) is killed and the test fails."""
     process = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=default_sigint)
     try:
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:

@@ -17,6 +17,7 @@ from boolrules.rules import AtLeast, Literal, One, Or
 from boolrules.rules.serialize import from_dict, from_json, from_postfix, to_dict, to_json, to_postfix
 
 from .errors import assert_raises_clearly
+from .processes import default_sigint
 
 
 def deep_rule(depth: int):
@@ -340,7 +341,8 @@ def test_ctrl_c_while_the_command_line_loads_is_an_interrupt():
     script = ("import sys, boolrules.command; print('loading', flush=True); "
               "sys.exit(boolrules.command.main(['fit']))")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=default_sigint)
     assert proc.stdout.readline() == b"loading\n"
     time.sleep(0.3)  # into the imports of boolrules.cli and its dependencies (seconds long)
     proc.send_signal(signal.SIGINT)

@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from ..processes import run_python
+from ..processes import default_sigint, run_python
 
 INTERRUPTED_SAMPLING = textwrap.dedent("""
     import os, signal, sys, threading, time
@@ -54,7 +54,8 @@ def test_ctrl_c_stops_boolrules_solve_with_sa():
     import time
 
     process = subprocess.Popen([sys.executable, "-m", "boolrules.cli", "solve", "--dataset", "breast_cancer",
-                                "--backend", "sa"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--backend", "sa"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=default_sigint)
     time.sleep(12)  # past the imports and the compilation: sampling
     assert process.poll() is None, process.communicate()
     sent = time.perf_counter()
