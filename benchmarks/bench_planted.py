@@ -3,12 +3,15 @@
 Each problem is 3000 training rows x 30 random features labelled by a planted rule with 2.5% of
 the labels flipped, and 3000 clean test rows; a rule is recovered when its test balanced accuracy
 is >= 0.99. Every fit runs on one core (`n_jobs=1`) with the same `time_budget`; the variants of
-one problem and seed run one after the other. Depth-one planted rules get depth-one non-local
-moves on `native`; depth-two ones get the DNF/CNF moves too, on HiGHS (native solves depth one only).
+one problem and seed run one after the other. By default depth-one planted rules get depth-one
+non-local moves on `native`; depth-two ones get the DNF/CNF moves too, on HiGHS (native solves depth
+one only); `--oracles` runs chosen oracles on every problem instead.
 
 Run (the numbers in benchmarks/README.md):
     .venv/bin/python benchmarks/bench_planted.py --budget 30 --seeds 0 1 2
     .venv/bin/python benchmarks/bench_planted.py --time-limits 1 0.1 0.03 --no-local   # per-call limits
+    .venv/bin/python benchmarks/bench_planted.py --oracles native highs+shapes --seeds 0 1 2 3
+    .venv/bin/python benchmarks/bench_planted.py --no-quench-too   # with and without the quench
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections import defaultdict
 import numpy as np
 
 from boolrules import RuleClassifier
+from boolrules.localsearch.oracle import POLICIES
 from boolrules.rules import And, AtLeast, AtMost, Choose, Literal, Or
 
 x = [Literal(j) for j in range(30)]
@@ -28,8 +32,9 @@ PLANTED = {
     "DNF": Or(And(x[5], x[6], ~x[7]), And(x[8], ~x[9])),
     "CNF": And(Or(x[11], ~x[12]), Or(x[13], x[14], ~x[15])),
 }
-DEPTH_ONE = {"nonlocal_backend": "native"}
-DEPTH_TWO = {"nonlocal_backend": "highs", "nonlocal_operators": ["Or", "And", "AtLeast", "AtMost", "Choose", "DNF", "CNF"]}
+ORACLES = {"native": {"nonlocal_backend": "native"},
+           "highs+shapes": {"nonlocal_backend": "highs",
+                            "nonlocal_operators": ["Or", "And", "AtLeast", "AtMost", "Choose", "DNF", "CNF"]}}
 
 
 def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
@@ -40,15 +45,21 @@ def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
     return X_train, y_train.astype(np.uint8), X_test, rule.evaluate(X_test).astype(np.uint8)
 
 
-def variants(rule, time_limits=(), local=True) -> dict:
-    """local-only, and the non-local moves that fit the planted rule's depth: with the default
-    nonlocal_time_limit, or one variant per limit in `time_limits`."""
-    nonlocal_params = DEPTH_ONE if rule.depth == 1 else DEPTH_TWO
+def variants(rule, time_limits=(), local=True, no_quench=False, policies=(), oracles=()) -> dict:
+    """local-only, and non-local moves on each of `oracles` (default: the one that fits the planted
+    rule's depth), with the default nonlocal_time_limit and policy, or one variant per limit in
+    `time_limits` and per policy in `policies`; with `no_quench` each also without the quench."""
+    named = [(f" {oracle}", ORACLES[oracle]) for oracle in oracles] or [
+        ("", ORACLES["native" if rule.depth == 1 else "highs+shapes"])]
     found = {"local": {}} if local else {}
-    if not time_limits:
-        return {**found, "+ non-local": nonlocal_params}
-    return {**found, **{f"+ non-local, {limit:g} s per call": {**nonlocal_params, "nonlocal_time_limit": limit}
-                        for limit in time_limits}}
+    limits = [(f", {limit:g} s per call", {"nonlocal_time_limit": limit}) for limit in time_limits] or [("", {})]
+    kinds = [(f", {policy}", {"nonlocal_policy": policy}) for policy in policies] or [("", {})]
+    found.update({f"+ non-local{oracle}{name}{kind}": {**params, **limit, **policy} for oracle, params in named
+                  for name, limit in limits for kind, policy in kinds})
+    if no_quench:
+        found = {key: value for name, params in found.items()
+                 for key, value in ((name, params), (f"{name}, no quench", {**params, "quench": False}))}
+    return found
 
 
 def fit(params, seed, args, X_train, y_train, X_test, y_test) -> dict:
@@ -70,6 +81,13 @@ def main(argv=None):
     parser.add_argument("--time-limits", type=float, nargs="+", default=(),
                         help="non-local variants with these nonlocal_time_limit seconds (default: one, \"auto\")")
     parser.add_argument("--no-local", dest="local", action="store_false", help="skip the local-only variant")
+    parser.add_argument("--policies", nargs="+", default=(), choices=POLICIES,
+                        help="non-local variants with these nonlocal_policy values (default: one, the default)")
+    parser.add_argument("--oracles", nargs="+", default=(), choices=list(ORACLES),
+                        help="non-local variants on these oracles (default: native for depth-one planted rules, "
+                             "highs+shapes for deeper ones)")
+    parser.add_argument("--no-quench-too", dest="no_quench", action="store_true",
+                        help="run each variant also with quench=False")
     args = parser.parse_args(argv)
     print(f"{args.num_starts} starts per fit sharing a {args.budget:g} s budget on one core, max_complexity "
           f"{args.max_complexity}; seeds {args.seeds}.\n")
@@ -78,7 +96,7 @@ def main(argv=None):
         rule = PLANTED[problem]
         for seed in args.seeds:
             data = planted_problem(rule, seed)
-            for name, params in variants(rule, args.time_limits, args.local).items():
+            for name, params in variants(rule, args.time_limits, args.local, args.no_quench, args.policies, args.oracles).items():
                 row = fit(params, seed, args, *data)
                 results[problem, name].append(row)
                 print(f"  {problem} seed {seed} {name}: train {row['train']:.4f} test {row['test']:.4f} "

@@ -23,3 +23,12 @@ def test_a_tiny_run_reports_both_variants_within_its_budget(bench, capsys):
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| DNF |")]
     assert [row.split(" | ")[1] for row in rows] == ["local", "+ non-local"]
     assert all(row.split(" | ")[2] in ("0/1", "1/1") and float(row.split(" | ")[-1].strip(" |")) < 5 for row in rows)
+
+
+def test_oracles_policies_and_quench_make_one_variant_each(bench):
+    found = bench.variants(bench.PLANTED["DNF"], oracles=("native", "highs+shapes"), policies=("random", "sweep"),
+                           no_quench=True)
+    assert len(found) == 2 * (1 + 2 * 2)
+    assert found["+ non-local native, sweep"] == {"nonlocal_backend": "native", "nonlocal_policy": "sweep"}
+    assert found["+ non-local highs+shapes, random, no quench"]["quench"] is False
+    assert found["local, no quench"] == {"quench": False}

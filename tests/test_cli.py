@@ -91,7 +91,7 @@ def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
     args = cli.build_parser().parse_args(["fit"])
     defaults = RuleClassifier().get_params()
     for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves", "max_complexity",
-                 "max_depth", "num_starts", "num_iterations", "time_budget", "lam", "metric", "n_jobs", "max_samples"):
+                 "max_depth", "num_starts", "num_iterations", "time_budget", "lam", "metric", "n_jobs", "max_samples", "quench"):
         assert getattr(args, name) == defaults[name], name
     assert tuple(args.operators) == tuple(defaults["operators"]) == tuple(defaults["nonlocal_operators"])
     assert args.nonlocal_shapes == []  # non-local operators: the operators, and these shapes
@@ -101,6 +101,16 @@ def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
     assert result["nonlocal"]["calls"] >= 1
     assert main(["fit", "--num-starts", "1", "--num-iterations", "10", "--scan-moves", "2"]) == 2
     assert "--scan-moves" in capsys.readouterr().err
+
+
+def test_fit_reports_each_starts_quench_and_no_quench_turns_it_off(capsys):
+    """A short hot search ends away from a local optimum: the quench climbs; --no-quench keeps it."""
+    base = ["fit", "--num-starts", "3", "--num-iterations", "30", "--seed", "1"]
+    quenched = run_json(capsys, base)
+    plain = run_json(capsys, [*base, "--no-quench"])
+    assert len(quenched["quench_steps"]) == 3 and sum(quenched["quench_steps"]) > 0
+    assert plain["quench_steps"] == [0, 0, 0]
+    assert quenched["train_balanced_accuracy"] >= plain["train_balanced_accuracy"]
 
 
 def test_fit_with_a_time_budget(capsys):

@@ -247,6 +247,7 @@ def _fitted(args, data: Dataset):
         nonlocal_time_share=args.nonlocal_time_share,
         nonlocal_policy=args.nonlocal_policy,
         scan_moves=args.scan_moves,
+        quench=args.quench,
     )
     start = time.perf_counter()
     with _running(f"non-local backend {backend.name!r}") if backend is not None else nullcontext():
@@ -273,6 +274,7 @@ def _fit(args) -> int:
         "seconds": seconds,
         "time_budget": args.time_budget,
         "iterations": clf.n_iter_,
+        "quench_steps": [start.quench_steps for start in clf.starts_],
     }
     if clf.nonlocal_stats_ is not None:
         stats = clf.nonlocal_stats_
@@ -772,6 +774,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="how a non-local move picks its node and operator (default: %(default)s)")
     search.add_argument("--scan-moves", type=_bounded(float, 0, 1), default=learner["scan_moves"], metavar="RATE",
                         help="share of local proposals that are literal scans (default: %(default)s)")
+    search.add_argument("--no-quench", dest="quench", action="store_false",
+                        help="end each start at the annealing's best rule, without the steepest ascent to a local "
+                             "optimum")
     search.add_argument("--no-polish", dest="polish", action="store_false",
                         help="a QUBO sampler as non-local backend: keep its repaired rule, without native literal "
                              "swaps")

@@ -320,3 +320,26 @@ def test_a_backend_that_rarely_fails_is_no_warning(planted, recwarn):
                          nonlocal_backend=OnceFailing()).fit(X, y)
     assert clf.nonlocal_stats_.failures == {"RuntimeError": 1} and clf.nonlocal_stats_.calls > 2
     assert not [w for w in recwarn if "non-local backend" in str(w.message)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sweep_keeps_the_best_operator_at_its_node(planted, seed):
+    """The "sweep" policy calls every operator at one uniform node and keeps the replacement of least
+    error: the same node, solved operator by operator, gives no better rule."""
+    X, y = planted
+    oracle = make_oracle(X, y, backend="native", seed=seed)
+    oracle.policy = "sweep"
+    nodes = START.walk()
+    path, _ = nodes[random.Random(seed).randrange(len(nodes))]
+    new = oracle.propose(START)
+    assert oracle.stats.calls == len(ALL)
+    single = make_oracle(X, y, backend="native", seed=seed)
+    found = [r for op in ALL if (r := single.replace(START, path, op)) is not None]
+    w = balanced_sample_weight(y)
+
+    def error(rule):
+        return float(w @ (rule.evaluate(X) != y.astype(bool)))
+
+    assert (new is None) == (not found)
+    if found:
+        assert error(new) == pytest.approx(min(error(r) for r in found))

@@ -19,6 +19,7 @@ import numpy as np
 from ..metrics import get_metric
 from ..rules import BitMatrix, Rule
 from ..validation import check_binary_labels, check_number
+from .descent import descend
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
 from .scan import LiteralScan
@@ -28,6 +29,8 @@ __all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal", "schedule"]
 # Memoised results kept by one scorer (shared by the starts of one joblib task), in bytes; the memo is
 # emptied when it grows past this.
 _MEMO_BYTES = 64 * 2**20
+# Share of a start's time slice kept for its quench (`descent.descend`, a few milliseconds per step).
+QUENCH_SHARE = 0.02
 
 
 class RuleScorer:
@@ -88,7 +91,8 @@ class Trajectory:
 @dataclass
 class StartResult:
     """Best rule of one start with its score and objective, the iterations it ran and its wall
-    seconds, the trajectory if recorded, and the non-local oracle's counts when it was used."""
+    seconds, the trajectory if recorded, and the non-local oracle's counts when it was used; with a
+    quench, the objective the annealing alone reached and the quench's improving steps."""
 
     rule: Rule
     score: float
@@ -98,6 +102,8 @@ class StartResult:
     seconds: float
     trajectory: Trajectory | None = field(default=None, repr=False)
     oracle: OracleStats | None = None
+    annealed_objective: float | None = None
+    quench_steps: int = 0
 
 
 def schedule(num_iterations: int | None, temperatures: tuple[float, float],
@@ -148,6 +154,7 @@ def anneal(
     report=None,
     scan_rate: float = 0.0,
     oracle_share: float | None = None,
+    quench: bool = False,
 ) -> StartResult:
     """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule
     (`schedule`: `num_iterations` steps, or with `until` until progress reaches 1).
@@ -159,8 +166,11 @@ def anneal(
     With `until` and `oracle_share`, the oracle's seconds stay within that share of the start's
     time so far: it is called only when what is left of that share covers its mean call so far,
     with what is left as its time limit, so the local search keeps the rest of the clock.
-    `report(stats)`, if given, is called with the oracle's counts after each oracle call."""
+    `report(stats)`, if given, is called with the oracle's counts after each oracle call.
+    With `quench`, the best rule then climbs to a local optimum (`descent.descend`); under `until`
+    the schedule ends `QUENCH_SHARE` of the slice early to leave it time, and it stops at `until`."""
     started = time.perf_counter()
+    cooled = until if until is None or not quench else until - QUENCH_SHARE * max(0.0, until - time.monotonic())
     rng = random.Random(seed)
     moves = LocalMoves(space, rng)
     oracle = None if oracle_factory is None else oracle_factory(rng)
@@ -173,7 +183,7 @@ def anneal(
     stale = 0
     iterations = 0
     oracle_seconds = 0.0
-    for it, temperature, progress in schedule(num_iterations, temperatures, until):
+    for it, temperature, progress in schedule(num_iterations, temperatures, cooled):
         proposed = None
         allowance = None if until is None or oracle_share is None else (
             oracle_share * (time.perf_counter() - started) - oracle_seconds)
@@ -205,5 +215,8 @@ def anneal(
         iterations = it + 1
     stats = None if oracle is None else oracle.stats
     trajectory = Trajectory.from_rows(rows) if record else None
+    annealed, steps = best_objective, 0
+    if quench:
+        best, best_score, best_objective, steps = descend(scorer, space, best, best_objective, until)
     return StartResult(best, best_score, best_objective, seed, iterations, time.perf_counter() - started,
-                       trajectory, stats)
+                       trajectory, stats, annealed if quench else None, steps)

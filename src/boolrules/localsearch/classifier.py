@@ -60,6 +60,7 @@ class SearchConfig:
     nonlocal_time_limit: float | str | None  # seconds, "auto" or None
     nonlocal_policy: str
     scan_moves: float
+    quench: bool
 
 
 def _oracle_factory(X, y, bits, config: SearchConfig, backend):
@@ -122,7 +123,7 @@ def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> Start
         scorer, config.space, num_iterations=config.num_iterations, temperatures=config.temperatures,
         seed=int(seed), record=config.record, oracle_factory=factory, burn_in=config.burn_in,
         patience=config.patience, until=until, burn_in_progress=config.burn_in_progress, report=report,
-        scan_rate=config.scan_moves, oracle_share=config.oracle_share,
+        scan_rate=config.scan_moves, oracle_share=config.oracle_share, quench=config.quench,
     )
 
 
@@ -203,10 +204,14 @@ class RuleClassifier(RuleEstimator):
     nonlocal_policy : how a non-local move picks its node and operator: "random" a uniform node and
         operator (the paper's Algorithm 2); "gain" a node drawn by the error weight its replacement
         could remove (no call when the rule is right everywhere) and the operator by Thompson
-        sampling on past wins (with HiGHS no better per second: benchmarks/README.md).
+        sampling on past wins (with HiGHS no better per second: benchmarks/README.md); "sweep" a
+        uniform node and every operator on its subproblem, keeping the best (one call per operator).
     scan_moves : fraction of the local proposals that are literal scans instead: every literal
         scored in one vectorised pass as the replacement of a random node or a new child of it,
         one drawn by its objective at the current temperature (`localsearch/scan.py`).
+    quench : end each start with a steepest ascent from its best rule over all its local moves, to
+        a local optimum (`localsearch/descent.py`; a few milliseconds, 2% of a start's slice under a
+        `time_budget`): annealing's best rule is often one move from a better one.
 
     Attributes
     ----------
@@ -217,7 +222,8 @@ class RuleClassifier(RuleEstimator):
     (fitted transformer or None), starts_ (one `StartResult` per start), estimators_ (one binary
     classifier per class when there are more than two classes), nonlocal_stats_ (oracle calls,
     proposed moves, failures by kind, summed over the starts), n_iter_ (iterations each start
-    ran, an array), fit_seconds_ (wall seconds of the search).
+    ran, an array), fit_seconds_ (wall seconds of the search); each start's `annealed_objective` and
+    `quench_steps` tell what the annealing found from what the quench added.
     """
 
     _parameter_constraints: dict = {
@@ -243,6 +249,7 @@ class RuleClassifier(RuleEstimator):
         "nonlocal_time_share": [Interval(Real, 0, 1, closed="right")],
         "nonlocal_policy": [StrOptions(set(POLICIES))],
         "scan_moves": [Interval(Real, 0, 1, closed="both")],
+        "quench": ["boolean"],
     }
 
     def __init__(
@@ -270,6 +277,7 @@ class RuleClassifier(RuleEstimator):
         nonlocal_time_share=0.25,
         nonlocal_policy="random",
         scan_moves=0.0,
+        quench=True,
     ):
         self.max_complexity = max_complexity
         self.max_depth = max_depth
@@ -294,6 +302,7 @@ class RuleClassifier(RuleEstimator):
         self.nonlocal_time_share = nonlocal_time_share
         self.nonlocal_policy = nonlocal_policy
         self.scan_moves = scan_moves
+        self.quench = quench
 
     def _check_params(self):
         self._temperatures()
@@ -363,6 +372,7 @@ class RuleClassifier(RuleEstimator):
             nonlocal_time_limit=self.nonlocal_time_limit,
             nonlocal_policy=self.nonlocal_policy,
             scan_moves=float(self.scan_moves),
+            quench=bool(self.quench),
         )
 
     def _burn_in(self, num_iterations: int | None) -> tuple[int, float]:

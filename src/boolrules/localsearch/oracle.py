@@ -27,8 +27,9 @@ __all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "
 
 # How `propose` picks its call: "random" a uniform node and operator (the paper's Algorithm 2); "gain"
 # a node drawn by the error weight its replacement could remove and an operator by Thompson sampling
-# on how often each one's moves have lowered the error so far (benchmarks/README.md, "Move policies").
-POLICIES = ("random", "gain")
+# on how often each one's moves have lowered the error so far (benchmarks/README.md, "Move policies");
+# "sweep" a uniform node and every operator on its subproblem, keeping the replacement of least error.
+POLICIES = ("random", "gain", "sweep")
 
 
 @dataclass
@@ -125,6 +126,11 @@ class NonLocalOracle:
         if self.policy == "random":
             path, _ = nodes[self.rng.randrange(len(nodes))]
             return self.replace(rule, path, self.rng.choice(self.operators), memo, time_limit)
+        if self.policy == "sweep":
+            path, _ = nodes[self.rng.randrange(len(nodes))]
+            share = None if time_limit is None else time_limit / len(self.operators)
+            found = [new for op in self.operators if (new := self.replace(rule, path, op, memo, share)) is not None]
+            return min(found, key=lambda new: (self._error(new, memo), new.complexity), default=None)
         gains = self.gains(rule, memo)
         if not gains.any():  # the rule is right on every row: no replacement can gain
             self.stats.nothing += 1
