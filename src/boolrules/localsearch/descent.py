@@ -4,8 +4,9 @@ A start keeps the best rule it visited, and that rule need not be a local optimu
 seen while the search was hot and left for good (a planted `And(Choose1(x5, x6), ...)` missed with
 `AtLeast1(x5, x6)` in its place, one operator swap away; benchmarks/README.md, "Quench"). `descend`
 scores the rule's whole local neighbourhood, the six local moves at every node and every choice
-they make (literal replacements and insertions in one vectorised pass per node, `scan.LiteralScan`),
-moves to the best improvement and repeats until there is none.
+they make, and every subtree replaced by a literal (literal replacements and insertions in one
+vectorised pass per node, `scan.LiteralScan`), moves to the best improvement and repeats until
+there is none.
 """
 
 from __future__ import annotations
