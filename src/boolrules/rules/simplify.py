@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .nodes import And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
+from .nodes import SHALLOW_DEPTH, And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
 from .semantics import operator_output
 
 __all__ = ["simplify", "negation"]
@@ -33,8 +33,29 @@ def simplify(rule: Rule) -> Rule:
         raise TypeError(f"simplify expects a rule, got {type(rule).__name__}")
     if not isinstance(rule, Operator):
         return rule
+    if rule.depth > SHALLOW_DEPTH:
+        return _simplify_deep(rule)
     children = [simplify(sub) for sub in rule.subrules]
     return _canonical(_pattern(rule), children)
+
+
+def _simplify_deep(rule: Operator) -> Rule:
+    """`simplify` of a rule deeper than `SHALLOW_DEPTH`: its deep nodes bottom-up from an explicit
+    stack, shallow subtrees by recursion. The rewrites of one node ask only for the negations of
+    its new children, which `negation` has cached while the level below was rewritten."""
+    done: dict = {}
+    stack = [rule]
+    while stack:
+        node = stack[-1]
+        deep = [sub for sub in node.subrules if sub.depth > SHALLOW_DEPTH and sub not in done]
+        if deep:
+            stack.extend(deep)
+            continue
+        stack.pop()
+        if node not in done:
+            children = [done[sub] if sub.depth > SHALLOW_DEPTH else simplify(sub) for sub in node.subrules]
+            done[node] = _canonical(_pattern(node), children)
+    return done[rule]
 
 
 @lru_cache(maxsize=4096)  # each sub-rule's negation is asked for by its parent and its siblings
