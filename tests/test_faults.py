@@ -285,3 +285,30 @@ def test_workers_end_when_their_parent_is_killed(kind):
             os.killpg(child.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_parallel_cli_fit_leaks_no_semaphore():
+    """SIGINT to `boolrules fit --n-jobs 2` alone (as a terminal's Ctrl-C reaches a process that ran
+    it from a script) while its workers search: exit 130 and no resource-tracker "leaked semaphore"
+    warning on stderr (before, each worker killed by joblib left the semaphore Pyomo's import makes)."""
+    child = subprocess.Popen([sys.executable, "-m", "boolrules", "fit", "--n-jobs", "2", "--num-starts", "4",
+                              "--num-iterations", "1000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True, preexec_fn=default_sigint)
+    try:
+        started = time.monotonic()
+        while True:  # both workers 2 s of CPU into their task
+            workers = [p for p in psutil.Process(child.pid).children() if "LokyProcess" in " ".join(p.cmdline())]
+            if len(workers) == 2 and all(sum(p.cpu_times()[:2]) > 2 for p in workers):
+                break
+            assert time.monotonic() - started < 90 and child.poll() is None, "the workers did not start"
+            time.sleep(0.2)
+        os.kill(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=60)  # to the end of stderr: the resource tracker's exit too
+    finally:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert child.returncode == 130, err
+    assert "leaked" not in err, err

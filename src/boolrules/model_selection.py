@@ -22,7 +22,7 @@ from .estimator import RuleEstimator
 from .localsearch import RuleClassifier
 from .localsearch.classifier import ALL_OPERATORS
 from .metrics import score_counts
-from .workers import exits_with_parent
+from .workers import worker_task
 
 __all__ = ["RuleClassifierCV"]
 
@@ -33,7 +33,7 @@ def _fit_candidate(X, y, train, params, metric, seed, parent=None):
     """One fold and one candidate: the rule fitted on the rows `train`, its training objective and
     the fit's wall seconds. A worker whose `parent` (the fitting process's pid) dies ends with it."""
     start = time.perf_counter()
-    with exits_with_parent(parent):
+    with worker_task(parent):
         clf = RuleClassifier(**params, metric=metric, binarizer=None, random_state=seed).fit(X[train], y[train])
     return clf.best_rule_, clf.best_objective_, time.perf_counter() - start
 

@@ -23,7 +23,7 @@ from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
-from ..workers import exits_with_parent, watch_parent
+from ..workers import watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import POLICIES, NonLocalOracle, OracleStats
@@ -96,8 +96,8 @@ def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None
     `time.time()` value), each start gets an equal share of the time left for it and the `later`
     starts this process runs after these. `report(event)`, if given, hears of each oracle call
     ("call") and each start that ends ("start"). A worker whose `parent` (the fitting process's
-    pid) dies ends with it (`workers.exits_with_parent`)."""
-    with exits_with_parent(parent):
+    pid) dies ends with it (`workers.worker_task`)."""
+    with worker_task(parent):
         return _starts(X, y, config, seeds, deadline, later, report)
 
 
