@@ -18,7 +18,9 @@ from boolrules.rules import (
     And,
     BitMatrix,
     Literal,
+    One,
     Or,
+    Zero,
     describe,
     explain,
     export_rule,
@@ -187,3 +189,18 @@ def test_parse_reads_deep_text_and_refuses_unclosed_deep_text():
     assert_raises_clearly(ValueError, lambda: parse("And(" * DEEP + "f0" + ")" * (DEEP - 1)), "')'")
     assert_raises_clearly(ValueError, lambda: parse("Or(f1, " * DEEP + "f0" + ")" * DEEP + ")"), "unexpected text")
     assert_raises_clearly(ValueError, lambda: parse("AtLeast3(" * 50 + "f0" + ")" * 50), "AtLeast", "k=3")
+
+
+def test_simplify_of_long_or_and_chains_is_linear():
+    """A chain of 100,000 Or (or And) in Or: spliced into one node before rewriting (rewriting level
+    by level rebuilt the growing node each time, cubic before complements were found by hashing:
+    depth 1000 took 90 s)."""
+    for cls in (Or, And):
+        rule = Literal(0)
+        for i in range(1, DEEP):
+            rule = cls(rule, Literal(i, negated=i % 2 == 1))
+        canonical = simplify(rule)
+        assert type(canonical) is cls and len(canonical.subrules) == DEEP
+        assert canonical.literals() == rule.literals()
+        assert simplify(canonical) == canonical
+        assert simplify(cls(rule, ~Literal(0))) == (One() if cls is Or else Zero())  # f0 and ~f0 meet

@@ -65,7 +65,7 @@ def _parse_rule(text: str, names) -> tuple[Rule, int]:
             if sep.group(6):
                 break
             open_.pop()
-            rule = _operator(cls, k, subrules, text, opened)
+            rule = _operator(cls, k, subrules, opened)
             rule = ~rule if opened_negations % 2 else rule
         else:
             return rule, pos
@@ -116,7 +116,8 @@ def _head(text: str, pos: int, match, names):
     return cls, (_number(text, param, pos, f"the parameter of {opname}") if cls.parameterized else None)
 
 
-def _operator(cls, k, subrules, text: str, match) -> Rule:
+def _operator(cls, k, subrules, match) -> Rule:
+    """The operator `match` opened, over its sub-rules; what its class refuses, as a ValueError saying where."""
     try:
         if cls.parameterized:
             return cls(k, *subrules)
