@@ -204,3 +204,16 @@ def test_simplify_of_long_or_and_chains_is_linear():
         assert canonical.literals() == rule.literals()
         assert simplify(canonical) == canonical
         assert simplify(cls(rule, ~Literal(0))) == (One() if cls is Or else Zero())  # f0 and ~f0 meet
+
+
+def test_simplify_of_an_alternating_chain_is_fast():
+    """And(Or(..., a), b) 20,000 deep: each level's negations rebuilt copies of the rule below, and
+    comparing them walked it to its leaves (10,000 deep took about a minute); canonical rules are
+    now kept as one object per value, so a comparison stops at identical sub-rules."""
+    rule, truth = Literal(0), X[:, 0].astype(bool)
+    for i in range(20_000):
+        a, b = 1 + i % (NUM_FEATURES - 1), 1 + (i + 7) % (NUM_FEATURES - 1)
+        rule, truth = And(Or(rule, Literal(a)), ~Literal(b)), (truth | (X[:, a] == 1)) & (X[:, b] == 0)
+    canonical = simplify(rule)
+    np.testing.assert_array_equal(canonical.evaluate(X), truth)
+    assert simplify(canonical) == canonical

@@ -116,8 +116,22 @@ def _constant(pattern) -> Rule | None:
     return None
 
 
+# Canonical rules made so far, each kept as the one object of its value: an equal rule built again
+# is replaced by it, so comparing two of them stops at identical sub-rules instead of walking a deep
+# rule to its leaves. Emptied when it grows past _INTERNED_MAX.
+_interned: dict = {}
+_INTERNED_MAX = 65536
+
+
 def _canonical(pattern: tuple[bool, ...], children: list[Rule]) -> Rule:
     """The canonical rule that is `pattern` over `children` (each already canonical)."""
+    rule = _rewrite(pattern, children)
+    if len(_interned) > _INTERNED_MAX:
+        _interned.clear()
+    return _interned.setdefault(rule, rule)
+
+
+def _rewrite(pattern: tuple[bool, ...], children: list[Rule]) -> Rule:
     pattern, children = _drop_constants(pattern, children)
     pattern, children = _drop_complements(pattern, children)
     constant = _constant(pattern)
