@@ -6,10 +6,16 @@ KeyboardInterrupt, even in the middle of an ILP solve, leaves the estimator as i
 no worker process running.
 """
 
+import os
+import signal
+import subprocess
+import sys
 import textwrap
+import time
 
 import dimod
 import numpy as np
+import psutil
 import pytest
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
@@ -21,7 +27,7 @@ from boolrules.rules import Literal, Or
 
 from .fakes import EmptyCqmSampler, Returning
 from .planted import planted
-from .processes import run_python
+from .processes import default_sigint, run_python
 
 
 def backend_returning(make):
@@ -220,3 +226,89 @@ def test_ctrl_c_stops_an_ilp_solve_without_time_limit(backend, stopped):
     assert "interrupted" in lines, out.stdout + out.stderr
     assert lines["stopped"] == stopped
     assert lines["fitted"] == "False"
+
+
+ORPHANED_FIT = textwrap.dedent("""
+    import sys
+    import numpy as np
+    from boolrules import RuleClassifier, RuleClassifierCV
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, (3000, 40), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    print("fitting", flush=True)
+    if sys.argv[1] == "cv":
+        RuleClassifierCV(complexities=[5], cv=2, num_starts=1, num_iterations=10**7, n_jobs=2).fit(X, y)
+    else:
+        RuleClassifier(num_starts=4, num_iterations=10**7, n_jobs=2, verbose=sys.argv[1] == "verbose").fit(X, y)
+""")
+
+
+def session_processes(session: int) -> list:
+    """The live processes of `session` (zombies, which only wait to be reaped, are not counted)."""
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if os.getsid(process.pid) == session and process.status() != psutil.STATUS_ZOMBIE:
+                found.append(process)
+        except (psutil.Error, OSError):  # ended meanwhile
+            pass
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["plain", "verbose", "cv"])
+def test_workers_end_when_their_parent_is_killed(kind):
+    """A parallel fit (RuleClassifier, with the progress manager when verbose, RuleClassifierCV)
+    whose process is SIGKILLed while its joblib workers compute hours of iterations: within 5 s
+    nothing it started runs any more (before, the workers ran on as orphans until their task
+    ended). The workers are waited for until busy with the search, past their imports."""
+    child = subprocess.Popen([sys.executable, "-c", ORPHANED_FIT, kind], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, start_new_session=True, preexec_fn=default_sigint)
+    try:
+        assert child.stdout.readline() == "fitting\n"
+        started = time.monotonic()
+        while True:  # both workers 3 s of CPU into their task
+            workers = [p for p in psutil.Process(child.pid).children() if "LokyProcess" in " ".join(p.cmdline())]
+            if len(workers) == 2 and all(sum(p.cpu_times()[:2]) > 3 for p in workers):
+                break
+            assert time.monotonic() - started < 90, "the workers did not start"
+            time.sleep(0.2)
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        killed = time.monotonic()
+        while (left := session_processes(child.pid)) and time.monotonic() - killed < 5:
+            time.sleep(0.1)
+        assert left == [], [p.cmdline() for p in left]
+    finally:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_parallel_cli_fit_leaks_no_semaphore():
+    """SIGINT to `boolrules fit --n-jobs 2` alone (as a terminal's Ctrl-C reaches a process that ran
+    it from a script) while its workers search: exit 130 and no resource-tracker "leaked semaphore"
+    warning on stderr (before, each worker killed by joblib left the semaphore Pyomo's import makes)."""
+    child = subprocess.Popen([sys.executable, "-m", "boolrules", "fit", "--n-jobs", "2", "--num-starts", "4",
+                              "--num-iterations", "1000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True, preexec_fn=default_sigint)
+    try:
+        started = time.monotonic()
+        while True:  # both workers 2 s of CPU into their task
+            workers = [p for p in psutil.Process(child.pid).children() if "LokyProcess" in " ".join(p.cmdline())]
+            if len(workers) == 2 and all(sum(p.cpu_times()[:2]) > 2 for p in workers):
+                break
+            assert time.monotonic() - started < 90 and child.poll() is None, "the workers did not start"
+            time.sleep(0.2)
+        os.kill(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=60)  # to the end of stderr: the resource tracker's exit too
+    finally:
+        try:
+            os.killpg(child.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert child.returncode == 130, err
+    assert "leaked" not in err, err

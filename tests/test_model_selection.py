@@ -66,7 +66,7 @@ def test_a_larger_budget_keeps_a_smaller_budgets_better_rule(monkeypatch):
     X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
     good, bad = Or(Literal(0), Literal(1)), And(Literal(2), Literal(3), Literal(4), Literal(5))
 
-    def fake(X, y, train, params, metric, seed):
+    def fake(X, y, train, params, metric, seed, parent):
         return (good, 1.0, 0.0) if params["max_complexity"] == 3 else (bad, 0.2, 0.0)
 
     monkeypatch.setattr(model_selection, "_fit_candidate", fake)

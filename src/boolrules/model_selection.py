@@ -8,6 +8,7 @@ the best one, so the chosen rule is as small as the data can tell apart from the
 
 from __future__ import annotations
 
+import os
 import time
 from numbers import Integral, Real
 
@@ -21,17 +22,19 @@ from .estimator import RuleEstimator
 from .localsearch import RuleClassifier
 from .localsearch.classifier import ALL_OPERATORS
 from .metrics import score_counts
+from .workers import worker_task
 
 __all__ = ["RuleClassifierCV"]
 
 DEFAULT_COMPLEXITIES = tuple(range(3, 16))
 
 
-def _fit_candidate(X, y, train, params, metric, seed):
+def _fit_candidate(X, y, train, params, metric, seed, parent=None):
     """One fold and one candidate: the rule fitted on the rows `train`, its training objective and
-    the fit's wall seconds."""
+    the fit's wall seconds. A worker whose `parent` (the fitting process's pid) dies ends with it."""
     start = time.perf_counter()
-    clf = RuleClassifier(**params, metric=metric, binarizer=None, random_state=seed).fit(X[train], y[train])
+    with worker_task(parent):
+        clf = RuleClassifier(**params, metric=metric, binarizer=None, random_state=seed).fit(X[train], y[train])
     return clf.best_rule_, clf.best_objective_, time.perf_counter() - start
 
 
@@ -162,7 +165,7 @@ class RuleClassifierCV(RuleEstimator):
         params = self._fit_params()
         fits = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_candidate)(X, y, train, {**params, "max_complexity": c, "lam": lam}, self.metric,
-                                    seeds[k, j])
+                                    seeds[k, j], os.getpid())
             for k, (train, _) in enumerate(folds) for j, (c, lam) in enumerate(candidates))
         fits = np.array(fits, dtype=object).reshape(len(folds), len(candidates), 3)
         scores = np.empty((len(folds), len(candidates)))

@@ -66,3 +66,36 @@ def test_ctrl_c_stops_boolrules_solve_with_sa():
         process.kill()
     assert time.perf_counter() - sent < 10, err
     assert process.returncode == 130, err
+
+
+TABU_AFTER_CTRL_C = textwrap.dedent("""
+    import os, signal, threading, time
+    import numpy as np
+    from boolrules.backends import get_backend
+    from boolrules.formulations import depth_one
+
+    X = np.random.default_rng(0).integers(0, 2, (400, 30), dtype=np.uint8)
+    problem = depth_one(X, (X[:, 0] | X[:, 1]).astype(np.uint8), "AtLeast", max_num_literals=8)
+    backend = get_backend("tabu", num_reads=100, timeout=300)  # 30 s of reads
+    threading.Timer(3, os.kill, (os.getpid(), signal.SIGINT)).start()
+    try:
+        backend.solve(problem)
+        print("finished")
+    except KeyboardInterrupt:
+        print("interrupted")
+    time.sleep(1)
+    cpu = time.process_time()
+    time.sleep(2)
+    print("cpu", time.process_time() - cpu)
+""")
+
+
+@pytest.mark.slow
+def test_tabu_stops_computing_soon_after_ctrl_c():
+    """Tabu's reads run in C, deaf to Ctrl-C: they go in batches of at most `BATCH_SECONDS`, so one
+    second after the interrupt the process computes nothing (before, its thread sampled on for the
+    remaining 27 s of its 100 reads of 0.3 s, a whole core busy)."""
+    out = run_python(["-c", TABU_AFTER_CTRL_C], timeout=120)
+    lines = dict(line.split(" ", 1) if " " in line else (line, "") for line in out.stdout.splitlines())
+    assert "interrupted" in lines, out.stdout + out.stderr
+    assert float(lines["cpu"]) < 0.3, lines

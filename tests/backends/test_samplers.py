@@ -90,3 +90,12 @@ def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
 def test_bad_options_are_named(name, options, error, match):
     with pytest.raises(error, match=match):
         get_backend(name, **options)
+
+
+def test_tabu_samples_in_short_batches_and_makes_every_read(or_problem):
+    """Tabu's reads (in C, deaf to Ctrl-C) go in batches of at most BATCH_SECONDS, even without a
+    time limit, so that Ctrl-C stops it between batches; all of them are still made."""
+    result = get_backend("tabu", num_reads=8, timeout=100).solve(or_problem)
+    batches = result.raw.info["batches"]
+    assert 3 <= len(batches) < 8
+    assert len(result.raw) == 8 and result.status == "feasible"

@@ -46,6 +46,9 @@ COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slac
 DECODE_DEFAULTS = MappingProxyType({"polish": True})
 # The compilation heuristic samplers do best with (benchmarks/README.md, "Penalty weights").
 HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated"})
+# Longest batch of reads of a sampler that samples between-read batches without a time limit
+# (`Preset.stop_between_reads`): Ctrl-C stops its sampling within this, or one read.
+BATCH_SECONDS = 0.25
 # dwave-samplers refuses seeds of 2**31 and above (its message says 2**32 - 1): one bound for all samplers.
 MAX_SEED = 2**31 - 1
 
@@ -152,6 +155,9 @@ class Preset:
     `parameters`: the sample parameters, for a sampler that is built only when first needed.
     `batches`: whether a `time_limit` may split the reads into batches (False for a sampler whose
     every call costs more than its reads, such as a QPU that embeds and queues each call).
+    `stop_between_reads`: sample in batches of at most `BATCH_SECONDS` even without a time limit,
+    for a sampler whose long reads run in C and take no `interrupt_function` (tabu): Ctrl-C then
+    stops its sampling after the batch, or the read, in progress.
     """
 
     sampler: Callable | None
@@ -160,6 +166,7 @@ class Preset:
     guard: Callable | None = None
     parameters: tuple[str, ...] | None = None
     batches: bool = True
+    stop_between_reads: bool = False
 
     def batched(self, parameters) -> bool:
         """Whether a sampler with these sample `parameters` keeps to a `time_limit` by sampling its
@@ -283,12 +290,15 @@ class SamplerBackend(HoldsSampler):
             self.preset.guard(self.name, qubo, sampler, options)
         params = {k: v for k, v in options.items() if k in self._parameters and v is not None}
         time_limit = options.get("time_limit") if self._batches and "num_reads" in params else None
+        short = self._batches and self.preset.stop_between_reads and "num_reads" in params
         sampled = time.perf_counter()
         try:
-            if time_limit is None:
+            if time_limit is None and not short:
                 sampleset = sample_interruptibly(sampler, qubo.bqm, params)
             else:
-                sampleset, reads = sample_in_batches(sampler, qubo.bqm, params, start + time_limit)
+                sampleset, reads = sample_in_batches(sampler, qubo.bqm, params,
+                                                     None if time_limit is None else start + time_limit,
+                                                     BATCH_SECONDS if short else None)
         except Exception as exc:
             return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
         timing["sample"] = time.perf_counter() - sampled
@@ -377,14 +387,16 @@ def sample_interruptibly(sampler, bqm, params: dict) -> dimod.SampleSet:
     return outcome["samples"]
 
 
-def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.SampleSet, int]:
+def sample_in_batches(sampler, bqm, params: dict, end: float | None,
+                      most_seconds: float | None = None) -> tuple[dimod.SampleSet, int]:
     """`params["num_reads"]` reads of `sampler` in batches, stopping between batches at `end` (a
-    `time.perf_counter()` value); the samples of the reads made, and how many. The samples'
-    `info` keeps each batch's own under "batches" (one dict per batch, in order).
+    `time.perf_counter()` value; None: none); the samples of the reads made, and how many. The
+    samples' `info` keeps each batch's own under "batches" (one dict per batch, in order).
 
     The first batch is one read; each next one at most doubles the reads made and holds no more
-    reads than the time left fits at the pace so far, so a batch rarely runs past `end`. With a
-    `seed`, each batch's seed is drawn from it (the same batches, the same samples)."""
+    reads than the time left fits at the pace so far, so a batch rarely runs past `end`, nor (but
+    for one read) past `most_seconds`. With a `seed`, each batch's seed is drawn from it (the same
+    batches, the same samples)."""
     total = params["num_reads"]
     seeds = random.Random(params["seed"]) if params.get("seed") is not None else None
     samplesets, reads, began = [], 0, time.perf_counter()
@@ -392,9 +404,14 @@ def sample_in_batches(sampler, bqm, params: dict, end: float) -> tuple[dimod.Sam
         batch = 1
         if reads:
             now = time.perf_counter()
-            batch = min(total - reads, reads, int((end - now) / ((now - began) / reads)))
-            if batch < 1:
-                break
+            pace = (now - began) / reads
+            batch = min(total - reads, reads)
+            if end is not None:
+                batch = min(batch, int((end - now) / pace))
+                if batch < 1:
+                    break
+            if most_seconds is not None:
+                batch = max(1, min(batch, int(most_seconds / pace)))
         if seeds is not None:
             params = {**params, "seed": seeds.randrange(MAX_SEED)}
         samplesets.append(sample_interruptibly(sampler, bqm, {**params, "num_reads": batch}))

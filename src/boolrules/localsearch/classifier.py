@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.managers
+import os
 import sys
 import threading
 import time
@@ -21,6 +23,7 @@ from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
+from ..workers import watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import POLICIES, NonLocalOracle, OracleStats
@@ -89,11 +92,17 @@ def call_limit(setting: float | str | None, until: float | None) -> float | None
 
 
 def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None, later: int = 0,
-                report=None) -> list[StartResult]:
+                report=None, parent: int | None = None) -> list[StartResult]:
     """Independent annealing starts on one process (a joblib task). With a `deadline` (a
     `time.time()` value), each start gets an equal share of the time left for it and the `later`
     starts this process runs after these. `report(event)`, if given, hears of each oracle call
-    ("call") and each start that ends ("start")."""
+    ("call") and each start that ends ("start"). A worker whose `parent` (the fitting process's
+    pid) dies ends with it (`workers.worker_task`)."""
+    with worker_task(parent):
+        return _starts(X, y, config, seeds, deadline, later, report)
+
+
+def _starts(X, y, config: SearchConfig, seeds, deadline, later, report) -> list[StartResult]:
     bits = BitMatrix(X, checked=True)
     scorer = RuleScorer(bits, y, config.metric, config.lam)
     end = None if deadline is None else time.monotonic() + (deadline - time.time())
@@ -410,7 +419,7 @@ class RuleClassifier(RuleEstimator):
                         for result in _run_starts(X, y, config, [seed], deadline, len(seeds) - i - 1, report)]
             chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
             parallel = Parallel(n_jobs=self.n_jobs)
-            return [r for chunk in parallel(delayed(_run_starts)(X, y, config, chunk, deadline, 0, report)
+            return [r for chunk in parallel(delayed(_run_starts)(X, y, config, chunk, deadline, 0, report, os.getpid())
                                             for chunk in chunks) for r in chunk]
 
 
@@ -426,7 +435,8 @@ class _Progress:
         self.calls = 0
         self.manager = self.queue = self.thread = None
         if parallel:
-            self.manager = multiprocessing.Manager()
+            self.manager = multiprocessing.managers.SyncManager()
+            self.manager.start(watch_parent, (os.getpid(),))  # its server ends with this process too
             self.queue = self.manager.Queue()
             self.thread = threading.Thread(target=self._read, daemon=True)
             self.thread.start()

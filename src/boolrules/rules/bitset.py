@@ -9,10 +9,12 @@ numpy calls for the width (see `benchmarks/bench_evaluation.py`).
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..validation import check_binary_matrix
-from .nodes import And, AtLeast, AtMost, Literal, One, Operator, Or, Rule, Zero
+from .nodes import SHALLOW_DEPTH, And, AtLeast, AtMost, Literal, One, Operator, Or, Rule, Zero
 from .semantics import operator_output
 
 __all__ = ["BitMatrix", "evaluate"]
@@ -65,7 +67,7 @@ class BitMatrix:
             if hit is not None:
                 return hit
         if isinstance(rule, Operator):
-            words = self._operator(rule, memo)
+            words = self._operator(rule, memo) if rule.depth <= SHALLOW_DEPTH else self._deep(rule, memo)
         elif isinstance(rule, One):
             words = self.ones
         elif isinstance(rule, Zero):
@@ -83,8 +85,41 @@ class BitMatrix:
             return self.literal_words[rows]
         return np.stack([self.evaluate(s, memo) for s in subs])
 
-    def _operator(self, op: Operator, memo) -> np.ndarray:
-        children = self._children(op, memo)
+    def _deep(self, rule: Operator, memo) -> np.ndarray:
+        """`evaluate` of a rule deeper than `SHALLOW_DEPTH`: its deep nodes in post-order from an
+        explicit stack, shallow subtrees by recursion. Results are kept in `memo`; without one, a
+        node's only until its last parent is done, so memory does not grow with the depth."""
+        done = {} if memo is None else memo
+        order, uses, seen = [], Counter(), set()
+        stack = [(rule, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded:
+                order.append(node)
+            elif node not in seen:
+                seen.add(node)
+                stack.append((node, True))
+                for sub in node.subrules:
+                    if sub.depth > SHALLOW_DEPTH:
+                        uses[sub] += 1
+                        if sub not in seen and sub not in done:
+                            stack.append((sub, False))
+        for node in order:
+            children = np.stack([done[sub] if sub.depth > SHALLOW_DEPTH else self.evaluate(sub, memo)
+                                 for sub in node.subrules])
+            done[node] = self._operator(node, memo, children)
+            if memo is None:
+                for sub in node.subrules:
+                    if sub.depth > SHALLOW_DEPTH:
+                        uses[sub] -= 1
+                        if not uses[sub]:
+                            del done[sub]
+        return done[rule]
+
+    def _operator(self, op: Operator, memo, children: np.ndarray | None = None) -> np.ndarray:
+        """`op`'s packed truth values, from its children's (one row each) when they are given."""
+        if children is None:
+            children = self._children(op, memo)
         cls = type(op)
         if cls is Or:
             words = np.bitwise_or.reduce(children, axis=0)

@@ -219,21 +219,16 @@ def _three_valued(rule: Rule, known: dict[int, bool]) -> dict[tuple, bool | None
     """Each node's value when only the features in `known` are known (None: undecided). Sound: a
     decided node has that value for every value of the unknown features."""
     values: dict[tuple, bool | None] = {}
-
-    def visit(node: Rule, path: tuple) -> bool | None:
+    for path, node in reversed(rule.walk()):  # children before their parent, without recursion
         if isinstance(node, Literal):
             value = known.get(node.index)
-            out = None if value is None else value != node.negated
+            values[path] = None if value is None else value != node.negated
         elif isinstance(node, Trivial):
-            out = node.value
+            values[path] = node.value
         else:
-            subs = [visit(sub, (*path, i)) for i, sub in enumerate(node.subrules)]
+            subs = [values[(*path, i)] for i in range(len(node.subrules))]
             low = sum(s is True for s in subs)
             high = len(subs) - sum(s is False for s in subs)
             outputs = set(operator_output(type(node), np.arange(low, high + 1), len(subs), node.k).tolist())
-            out = None if len(outputs) > 1 else outputs.pop() != node.negated
-        values[path] = out
-        return out
-
-    visit(rule, ())
+            values[path] = None if len(outputs) > 1 else outputs.pop() != node.negated
     return values

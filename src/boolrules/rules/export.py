@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import json
 
-from .nodes import And, AtLeast, AtMost, Choose, Literal, Or, Rule, Trivial, feature_names_of
+from . import serialize
+from .nodes import And, AtLeast, AtMost, Choose, Literal, Operator, Or, Rule, Trivial, feature_names_of
 
-__all__ = ["FORMATS", "export_rule", "to_json", "to_python", "to_sql", "to_text"]
+__all__ = ["FORMATS", "PYTHON_MAX_DEPTH", "SQL_MAX_DEPTH", "export_rule", "to_json", "to_python", "to_sql", "to_text"]
 
 FORMATS = ("text", "json", "python", "sql")
 _COUNT = {AtLeast: ">=", AtMost: "<=", Choose: "=="}
+# Deepest rules the Python and SQL forms take (text and JSON take any depth): each operator nests at
+# least one more parenthesis, Python's parser refuses more than 200 nested ones, and SQL engines stop
+# far below 1000 (SQLite's parser near 90 nested Or/And, fewer counting operators).
+PYTHON_MAX_DEPTH = 200
+SQL_MAX_DEPTH = 1000
 
 
 def export_rule(rule: Rule, format: str, feature_names=None, binarizer=None) -> str:
@@ -38,11 +44,10 @@ def to_json(rule: Rule, feature_names=None) -> str:
     of every feature it uses."""
     _check(rule, feature_names)
     used = sorted({lit.index for lit in rule.literals()})
-    return json.dumps({
-        "rule": rule.to_dict(),
-        "text": rule.to_str(feature_names),
-        "features": {str(i): (f"f{i}" if feature_names is None else str(feature_names[i])) for i in used},
-    })
+    features = {str(i): (f"f{i}" if feature_names is None else str(feature_names[i])) for i in used}
+    # the rule by `serialize.to_json`, which writes any depth (json.dumps of to_dict stops near 500)
+    return (f'{{"rule": {serialize.to_json(rule)}, "text": {json.dumps(rule.to_str(feature_names))}, '
+            f'"features": {json.dumps(features)}}}')
 
 
 def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule") -> str:
@@ -51,6 +56,7 @@ def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule"
     if not name.isidentifier():
         raise ValueError(f"name must be a Python identifier, got {name!r}")
     _check(rule, feature_names, binarizer)
+    _check_depth(rule, PYTHON_MAX_DEPTH, "Python source", "Python's parser refuses more than 200 nested parentheses")
     conditions = None if binarizer is None else _conditions(binarizer)
     names = _names(feature_names, binarizer)
     lines = [f"def {name}(row):", f"    {json.dumps('True when ' + rule.to_str(names))}"]
@@ -72,14 +78,21 @@ def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule"
             "",
             *lines,
         ]
-    body = _python(rule, names, conditions)
-    return "\n".join([*lines, f"    return bool({body})", ""])
+    source = "\n".join([*lines, f"    return bool({_python(rule, names, conditions)})", ""])
+    try:
+        compile(source, "<rule>", "exec")
+    except (SyntaxError, RecursionError, MemoryError) as err:
+        raise ValueError(f"the rule, nested {rule.depth} operators deep, cannot be written as Python source: "
+                         f"Python refuses it ({err})") from None
+    return source
 
 
 def to_sql(rule: Rule, feature_names=None, binarizer=None) -> str:
     """An SQL WHERE expression over a table with a column per feature (0/1), or with `binarizer`
     over its input columns (NULL is missing); standard SQL, double-quoted identifiers."""
     _check(rule, feature_names, binarizer)
+    _check_depth(rule, SQL_MAX_DEPTH, "SQL", "SQL engines refuse far less: SQLite's parser overflows near 90 nested "
+                 "Or/And")
     conditions = None if binarizer is None else _conditions(binarizer)
     return _sql(rule, _names(feature_names, binarizer), conditions)
 
@@ -92,6 +105,32 @@ def _check(rule, feature_names, binarizer=None):
     names = _names(feature_names, binarizer)
     if names is not None and rule.max_feature_index() >= len(names):
         raise ValueError(f"feature_names has {len(names)} names but the rule uses feature {rule.max_feature_index()}")
+
+
+def _check_depth(rule: Rule, limit: int, form: str, why: str) -> None:
+    if rule.depth > limit:
+        raise ValueError(f"the rule is nested {rule.depth} operators deep; as {form} it may be at most {limit} "
+                         f"deep ({why}); export it as text or JSON, which take any depth")
+
+
+def _render(rule: Rule, leaf, operator) -> str:
+    """`rule` as text built bottom-up from an explicit stack (deep rules never recurse):
+    `leaf(node)` for a literal or constant, `operator(node, texts of its sub-rules)`."""
+    done: list[str] = []
+    stack: list[tuple[Rule, bool]] = [(rule, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if not isinstance(node, Operator):
+            done.append(leaf(node))
+        elif not children_done:
+            stack.append((node, True))
+            stack.extend((sub, False) for sub in reversed(node.subrules))
+        else:
+            count = len(node.subrules)
+            subs = done[-count:]
+            del done[-count:]
+            done.append(operator(node, subs))
+    return done[0]
 
 
 def _names(feature_names, binarizer):
@@ -115,17 +154,20 @@ def _conditions(binarizer) -> list[tuple[str, str, object]]:
 
 
 def _python(rule: Rule, names, conditions) -> str:
-    if isinstance(rule, Trivial):
-        return repr(rule.value)
-    if isinstance(rule, Literal):
-        text = _python_literal(rule.index, names, conditions)
-        return f"(not {text})" if rule.negated else text
-    subs = [_python(sub, names, conditions) for sub in rule.subrules]
-    if isinstance(rule, (Or, And)):
-        text = "(" + (" or " if isinstance(rule, Or) else " and ").join(subs) + ")"
-    else:
-        text = f"(sum(map(bool, ({', '.join(subs)},))) {_COUNT[type(rule)]} {rule.k})"
-    return f"(not {text})" if rule.negated else text
+    def leaf(node: Rule) -> str:
+        if isinstance(node, Trivial):
+            return repr(node.value)
+        text = _python_literal(node.index, names, conditions)
+        return f"(not {text})" if node.negated else text
+
+    def operator(node: Operator, subs: list[str]) -> str:
+        if isinstance(node, (Or, And)):
+            text = "(" + (" or " if isinstance(node, Or) else " and ").join(subs) + ")"
+        else:
+            text = f"(sum(map(bool, ({', '.join(subs)},))) {_COUNT[type(node)]} {node.k})"
+        return f"(not {text})" if node.negated else text
+
+    return _render(rule, leaf, operator)
 
 
 def _python_literal(index: int, names, conditions) -> str:
@@ -141,18 +183,21 @@ def _python_literal(index: int, names, conditions) -> str:
 
 
 def _sql(rule: Rule, names, conditions) -> str:
-    if isinstance(rule, Trivial):
-        return "(1 = 1)" if rule.value else "(1 = 0)"
-    if isinstance(rule, Literal):
-        text = _sql_literal(rule.index, names, conditions)
-        return f"(NOT {text})" if rule.negated else text
-    subs = [_sql(sub, names, conditions) for sub in rule.subrules]
-    if isinstance(rule, (Or, And)):
-        text = "(" + (" OR " if isinstance(rule, Or) else " AND ").join(subs) + ")"
-    else:
-        count = " + ".join(f"CASE WHEN {sub} THEN 1 ELSE 0 END" for sub in subs)
-        text = f"(({count}) {_COUNT[type(rule)].replace('==', '=')} {rule.k})"
-    return f"(NOT {text})" if rule.negated else text
+    def leaf(node: Rule) -> str:
+        if isinstance(node, Trivial):
+            return "(1 = 1)" if node.value else "(1 = 0)"
+        text = _sql_literal(node.index, names, conditions)
+        return f"(NOT {text})" if node.negated else text
+
+    def operator(node: Operator, subs: list[str]) -> str:
+        if isinstance(node, (Or, And)):
+            text = "(" + (" OR " if isinstance(node, Or) else " AND ").join(subs) + ")"
+        else:
+            count = " + ".join(f"CASE WHEN {sub} THEN 1 ELSE 0 END" for sub in subs)
+            text = f"(({count}) {_COUNT[type(node)].replace('==', '=')} {node.k})"
+        return f"(NOT {text})" if node.negated else text
+
+    return _render(rule, leaf, operator)
 
 
 def _identifier(name: str) -> str:

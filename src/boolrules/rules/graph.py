@@ -35,20 +35,17 @@ def _layout(rule: Rule, graph: nx.DiGraph) -> dict:
     """Leaves left to right, each as wide as its label (in characters); operators centred over
     their children."""
     positions: dict = {}
-    right_edge = [0.0]
-
-    def place(node: Rule, path: tuple, depth: int) -> float:
-        if isinstance(node, Operator):
-            xs = [place(sub, (*path, i), depth + 1) for i, sub in enumerate(node.subrules)]
-            x = (xs[0] + xs[-1]) / 2
-        else:
+    right_edge = 0.0
+    nodes = rule.walk()
+    for path, node in nodes:  # leaves in order, left to right
+        if not isinstance(node, Operator):
             width = len(graph.nodes[path]["text"]) + 4
-            x = right_edge[0] + width / 2
-            right_edge[0] += width
-        positions[path] = (x, -depth)
-        return x
-
-    place(rule, (), 0)
+            positions[path] = (right_edge + width / 2, -len(path))
+            right_edge += width
+    for path, node in reversed(nodes):  # operators after their children, without recursion
+        if isinstance(node, Operator):
+            first, last = positions[(*path, 0)][0], positions[(*path, len(node.subrules) - 1)][0]
+            positions[path] = ((first + last) / 2, -len(path))
     return positions
 
 

@@ -38,6 +38,12 @@ _COMPARISON = re.compile(r" (>=|<=|==|!=|>|<) ")
 _OPPOSITE = {">=": "<", "<": ">=", "<=": ">", ">": "<=", "==": "!=", "!=": "=="}
 _MISSING = " is missing"  # the suffix of QuantileBinarizer's missing-value features
 _NEEDS_QUOTES = re.compile(r"[,()`~]|^\s|\s$|^$|^(?:Zero|One)$")
+# Rules up to this depth are walked by recursion (the fast path, a few Python frames per level);
+# deeper ones with an explicit stack, so every operation works at any depth a rule can be built to.
+SHALLOW_DEPTH = 100
+# `walk` lists every node with its path from the root: for a rule of depth d that is about d**2 / 2
+# positions (5 * 10**9 at depth 10**5), so walk, describe, explain and graphs refuse deeper rules.
+MAX_WALK_DEPTH = 2000
 
 
 def negate_name(name: str) -> str:
@@ -149,13 +155,17 @@ class Rule:
         return ()
 
     def walk(self) -> tuple[tuple[tuple[int, ...], Rule], ...]:
-        """`(path, node)` for every node, depth first; `path` is a tuple of child positions."""
+        """`(path, node)` for every node, depth first; `path` is a tuple of child positions. Rules
+        deeper than `MAX_WALK_DEPTH` are refused (ValueError): their paths would fill the memory."""
         try:
             return self._nodes
         except AttributeError:
-            nodes = [((), self)]
-            for i, sub in enumerate(self.subrules):
-                nodes.extend(((i, *path), node) for path, node in sub.walk())
+            if self.depth > SHALLOW_DEPTH:
+                nodes = _deep_walk(self)
+            else:
+                nodes = [((), self)]
+                for i, sub in enumerate(self.subrules):
+                    nodes.extend(((i, *path), node) for path, node in sub.walk())
             object.__setattr__(self, "_nodes", tuple(nodes))
             return self._nodes
 
@@ -229,6 +239,39 @@ class Rule:
         from .graph import plot
 
         return plot(self, feature_names, ax=ax)
+
+
+def _deep_walk(rule: Rule) -> list:
+    """`Rule.walk` of a rule deeper than `SHALLOW_DEPTH`: nodes on a stack, not by recursion."""
+    if rule.depth > MAX_WALK_DEPTH:
+        raise ValueError(f"the rule is nested {rule.depth} operators deep; listing its nodes with their paths "
+                         f"(walk, describe, explain, graphs) takes memory that grows as the depth squared, "
+                         f"so it is refused beyond depth {MAX_WALK_DEPTH}")
+    nodes, stack = [], [((), rule)]
+    while stack:
+        path, node = stack.pop()
+        nodes.append((path, node))
+        stack.extend(((*path, i), sub) for i, sub in reversed(tuple(enumerate(node.subrules))))
+    return nodes
+
+
+def _deep_str(rule: Rule, feature_names) -> str:
+    """`to_str` of a rule deeper than `SHALLOW_DEPTH`: pieces written in order from a stack and
+    joined once (by recursion, each level would also copy all the text below it)."""
+    parts: list[str] = []
+    stack: list = [rule]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif not isinstance(item, Operator) or item.depth <= SHALLOW_DEPTH:
+            parts.append(item.to_str(feature_names))
+        else:
+            parts.append(item.name + "(")
+            stack.append(")")
+            for i, sub in enumerate(reversed(item.subrules)):
+                stack.extend((", ", sub) if i else (sub,))
+    return "".join(parts)
 
 
 def _rebuild(data):
@@ -369,6 +412,8 @@ class Operator(Rule):
 
     def to_str(self, feature_names=None) -> str:
         feature_names = feature_names_of(feature_names)
+        if self.depth > SHALLOW_DEPTH:
+            return _deep_str(self, feature_names)
         inner = ", ".join(sub.to_str(feature_names) for sub in self._subrules)
         return f"{self.name}({inner})"
 

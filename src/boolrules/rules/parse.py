@@ -15,7 +15,6 @@ _NAMED_TOKEN = re.compile(
     r"\s*(?:(~)|`((?:[^`]|``)*)`|([A-Za-z]+?)(\d*)\(|(Zero|One)(?=\s*(?:[,)]|$))|(,)|(\))|([^,()`~\s][^,()`]*))",
     re.ASCII,
 )
-_MAX_DEPTH = 200  # operators nested in operators, as `from_dict` allows
 _MAX_DIGITS = 18  # of a feature index or a parameter k (int64)
 
 
@@ -27,7 +26,7 @@ def parse(text: str, feature_names=None) -> Rule:
     if not isinstance(text, str):
         raise TypeError(f"parse expects a string, got {type(text).__name__}")
     names = None if feature_names is None else feature_names_of(feature_names).literals()
-    rule, pos = _parse_rule(text, 0, 0, names)
+    rule, pos = _parse_rule(text, names)
     if text[pos:].strip():
         raise ValueError(f"unexpected text after the rule at position {pos}: {text[pos:pos + 20]!r}")
     return rule
@@ -37,16 +36,39 @@ def _error(text: str, pos: int, what: str) -> ValueError:
     return ValueError(f"cannot parse rule at position {pos} ({text[pos:pos + 20]!r}): expected {what}")
 
 
-def _parse_rule(text: str, pos: int, depth: int, names) -> tuple[Rule, int]:
+def _parse_rule(text: str, names) -> tuple[Rule, int]:
+    """The rule at the start of `text` and where it ends. Operators being read wait on a stack, not
+    in recursive calls, so text nested to any depth is read (the depth `str` writes)."""
     token = _TOKEN if names is None else _NAMED_TOKEN
-    match = token.match(text, pos)
-    negations = 0
-    while match is not None and match.group(1):  # a run of ~ is read in a loop, not by recursion
-        negations += 1
-        pos = match.end()
+    open_: list[tuple] = []  # per operator being read: (class, k, its match, ~ count, sub-rules so far)
+    pos = 0
+    while True:
         match = token.match(text, pos)
-    rule, end = _parse_unnegated(text, pos, depth, match, names)
-    return (~rule if negations % 2 else rule), end
+        negations = 0
+        while match is not None and match.group(1):  # a run of ~ is read in a loop
+            negations += 1
+            pos = match.end()
+            match = token.match(text, pos)
+        head = _head(text, pos, match, names)
+        pos = match.end()
+        if not isinstance(head, Rule):
+            open_.append((*head, match, negations, []))
+            continue
+        rule = ~head if negations % 2 else head
+        while open_:  # the rule is a sub-rule: place it, then close every operator that ends here
+            cls, k, opened, opened_negations, subrules = open_[-1]
+            subrules.append(rule)
+            sep = _TOKEN.match(text, pos)
+            if sep is None or not (sep.group(6) or sep.group(7)):
+                raise _error(text, pos, "',' or ')'")
+            pos = sep.end()
+            if sep.group(6):
+                break
+            open_.pop()
+            rule = _operator(cls, k, subrules, opened)
+            rule = ~rule if opened_negations % 2 else rule
+        else:
+            return rule, pos
 
 
 def _named_literal(text: str, pos: int, name: str, names) -> Literal:
@@ -66,7 +88,9 @@ def _number(text: str, digits: str, start: int, what: str) -> int:
     return int(digits)
 
 
-def _parse_unnegated(text: str, pos: int, depth: int, match, names) -> tuple[Rule, int]:
+def _head(text: str, pos: int, match, names):
+    """What `match` (a token at `pos`, after any ~) starts: a literal or constant (a `Rule`), or an
+    operator as `(class, k)`, its sub-rules to follow."""
     if match is None:
         raise _error(text, pos, "a literal like f3, an operator like Or( or AtLeast2(, Zero or One"
                      if names is None else "a feature name, an operator like Or( or AtLeast2(, Zero or One")
@@ -75,11 +99,11 @@ def _parse_unnegated(text: str, pos: int, depth: int, match, names) -> tuple[Rul
         bare = match.group(8)
         if literal is not None or bare:
             name = literal.replace("``", "`") if literal is not None else bare.rstrip()
-            return _named_literal(text, pos, name, names), match.end()
+            return _named_literal(text, pos, name, names)
     elif literal:
-        return Literal(_number(text, literal[1:], pos, "feature index")), match.end()
+        return Literal(_number(text, literal[1:], pos, "feature index"))
     if constant:
-        return (One() if constant == "One" else Zero()), match.end()
+        return One() if constant == "One" else Zero()
     if opname is None:
         raise _error(text, pos, "a rule")
     cls = OPERATORS.get(opname)
@@ -89,23 +113,14 @@ def _parse_unnegated(text: str, pos: int, depth: int, match, names) -> tuple[Rul
         raise ValueError(f"{opname} at position {pos} needs its parameter, e.g. {opname}2(...)")
     if not cls.parameterized and param:
         raise ValueError(f"{opname} at position {pos} takes no parameter")
-    if depth >= _MAX_DEPTH:
-        raise ValueError(f"rule text is nested deeper than {_MAX_DEPTH} operators at position {pos}")
-    k = _number(text, param, pos, f"the parameter of {opname}") if cls.parameterized else None
-    subrules = []
-    pos = match.end()
-    while True:
-        sub, pos = _parse_rule(text, pos, depth + 1, names)
-        subrules.append(sub)
-        sep = _TOKEN.match(text, pos)
-        if sep is None or not (sep.group(6) or sep.group(7)):
-            raise _error(text, pos, "',' or ')'")
-        pos = sep.end()
-        if sep.group(7):
-            break
+    return cls, (_number(text, param, pos, f"the parameter of {opname}") if cls.parameterized else None)
+
+
+def _operator(cls, k, subrules, match) -> Rule:
+    """The operator `match` opened, over its sub-rules; what its class refuses, as a ValueError saying where."""
     try:
         if cls.parameterized:
-            return cls(k, *subrules), pos
-        return cls(*subrules), pos
+            return cls(k, *subrules)
+        return cls(*subrules)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"invalid {opname} at position {match.start()}: {exc}") from None
+        raise ValueError(f"invalid {match.group(3)} at position {match.start()}: {exc}") from None

@@ -19,9 +19,10 @@ occurrence of a repeated one). The result is a fixed point: simplifying it again
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict, deque
 from functools import lru_cache
 
-from .nodes import And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
+from .nodes import SHALLOW_DEPTH, And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
 from .semantics import operator_output
 
 __all__ = ["simplify", "negation"]
@@ -33,8 +34,63 @@ def simplify(rule: Rule) -> Rule:
         raise TypeError(f"simplify expects a rule, got {type(rule).__name__}")
     if not isinstance(rule, Operator):
         return rule
+    if rule.depth > SHALLOW_DEPTH:
+        return _simplify_deep(rule)
     children = [simplify(sub) for sub in rule.subrules]
     return _canonical(_pattern(rule), children)
+
+
+def _simplify_deep(rule: Operator) -> Rule:
+    """`simplify` of a rule deeper than `SHALLOW_DEPTH`: runs of Or in Or (And in And) spliced first
+    (`_spliced`), then its deep nodes bottom-up from an explicit stack, shallow subtrees by
+    recursion. The rewrites of one node ask only for the negations of its new children, which
+    `negation` has cached while the level below was rewritten."""
+    rule = _spliced(rule)
+    if not isinstance(rule, Operator) or rule.depth <= SHALLOW_DEPTH:
+        return simplify(rule)
+    done: dict = {}
+    stack = [rule]
+    while stack:
+        node = stack[-1]
+        deep = [sub for sub in node.subrules if sub.depth > SHALLOW_DEPTH and sub not in done]
+        if deep:
+            stack.extend(deep)
+            continue
+        stack.pop()
+        if node not in done:
+            children = [done[sub] if sub.depth > SHALLOW_DEPTH else simplify(sub) for sub in node.subrules]
+            done[node] = _canonical(_pattern(node), children)
+    return done[rule]
+
+
+def _spliced(rule: Rule) -> Rule:
+    """`rule` with every un-negated Or that is a sub-rule of an un-negated Or spliced into it (And
+    likewise), in one pass from the top: rewriting bottom-up would rebuild the growing node at every
+    level of a chain, time quadratic in its depth."""
+    children: dict = {}  # operator -> its sub-rules, runs spliced in
+    order = []  # operators, each before its sub-rules
+    stack = [rule]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Operator) or node in children:
+            continue
+        subs, run = [], list(reversed(node.subrules))
+        splices = type(node) in (Or, And) and not node.negated
+        while run:
+            sub = run.pop()
+            if splices and type(sub) is type(node) and not sub.negated:
+                run.extend(reversed(sub.subrules))
+            else:
+                subs.append(sub)
+        children[node] = subs
+        order.append(node)
+        stack.extend(subs)
+    built: dict = {}
+    for node in reversed(order):  # sub-rules first
+        subs = [built.get(sub, sub) for sub in children[node]]
+        same = len(subs) == len(node.subrules) and all(a is b for a, b in zip(subs, node.subrules))
+        built[node] = node if same else node.replace(subs)
+    return built.get(rule, rule)
 
 
 @lru_cache(maxsize=4096)  # each sub-rule's negation is asked for by its parent and its siblings
@@ -60,8 +116,22 @@ def _constant(pattern) -> Rule | None:
     return None
 
 
+# Canonical rules made so far, each kept as the one object of its value: an equal rule built again
+# is replaced by it, so comparing two of them stops at identical sub-rules instead of walking a deep
+# rule to its leaves. Emptied when it grows past _INTERNED_MAX.
+_interned: dict = {}
+_INTERNED_MAX = 65536
+
+
 def _canonical(pattern: tuple[bool, ...], children: list[Rule]) -> Rule:
     """The canonical rule that is `pattern` over `children` (each already canonical)."""
+    rule = _rewrite(pattern, children)
+    if len(_interned) > _INTERNED_MAX:
+        _interned.clear()
+    return _interned.setdefault(rule, rule)
+
+
+def _rewrite(pattern: tuple[bool, ...], children: list[Rule]) -> Rule:
     pattern, children = _drop_constants(pattern, children)
     pattern, children = _drop_complements(pattern, children)
     constant = _constant(pattern)
@@ -85,28 +155,36 @@ def _drop_constants(pattern, children):
 
 
 def _drop_complements(pattern, children):
-    """A sub-rule and its negation together count exactly one: drop both, shift the count."""
-    children = list(children)
-    i = 0
-    while i < len(children):
-        opposite = negation(children[i])
-        j = next((j for j in range(i + 1, len(children)) if children[j] == opposite), None)
-        if j is None:
-            i += 1
+    """A sub-rule and its negation together count exactly one: drop both, shift the count. Left to
+    right, each sub-rule pairs with the first later copy of its negation still there (positions
+    found by value, so a node of n sub-rules costs O(n), not O(n**2))."""
+    later = defaultdict(deque)
+    for j, child in enumerate(children):
+        later[child].append(j)
+    dropped = set()
+    for i, child in enumerate(children):
+        if i in dropped:
             continue
-        del children[j], children[i]
-        pattern = pattern[1:-1]
-    return pattern, children
+        positions = later.get(negation(child))
+        while positions and (positions[0] <= i or positions[0] in dropped):
+            positions.popleft()
+        if positions:
+            dropped.update((i, positions.popleft()))
+    pairs = len(dropped) // 2
+    return pattern[pairs:len(pattern) - pairs], [child for i, child in enumerate(children) if i not in dropped]
 
 
 def _split_repeated(pattern, children) -> Rule | None:
     """A sub-rule d repeated m times: when d true or d false makes the node constant, the node is
     Or/And of d (or ~d) and an operator over the others, which has fewer nodes. None if no repeated
     sub-rule allows it."""
+    counts = Counter(children)
+    tried = set()
     for d in children:
-        m = sum(child == d for child in children)
-        if m < 2:
+        m = counts[d]
+        if m < 2 or d in tried:
             continue
+        tried.add(d)
         rest = [child for child in children if child != d]
         size = len(rest)
         when_false, when_true = pattern[: size + 1], pattern[m:]

@@ -1,0 +1,66 @@
+"""Worker processes that end with the process that started them, and leave nothing behind.
+
+joblib's loky workers (and a `multiprocessing.Manager`'s server) are not told when their parent is
+SIGKILLed: they would compute on as orphans until their task ends, hours later for a long fit. A
+daemon thread in the worker notices the parent's death (the worker is reparented) and ends the
+worker, so the hot loops pay nothing for it.
+
+A worker killed by joblib on Ctrl-C cannot release the named semaphore that importing Pyomo makes
+(under loky's start method it is registered with the resource tracker until the process exits), and
+the tracker then prints "leaked semaphore objects" warnings; a task replaces that lock first.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from contextlib import contextmanager
+
+__all__ = ["PARENT_POLL", "release_import_lock", "watch_parent", "worker_task"]
+
+# Seconds between two looks at the parent: an orphaned worker ends within this.
+PARENT_POLL = 0.2
+
+
+def watch_parent(parent: int) -> threading.Event | None:
+    """In a child of the process `parent` (a pid), a daemon thread that ends this process
+    (`os._exit`) once `parent` is gone; setting the returned Event stops the watch. None (no
+    watch) in `parent` itself, or where `parent` is not this process's parent (a thread pool, a
+    remote worker), since only a child knows its parent died without racing pid reuse."""
+    if os.getppid() != parent:
+        return None
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(PARENT_POLL):
+            if os.getppid() != parent:  # reparented: the parent died, nobody will read our results
+                os._exit(1)
+
+    threading.Thread(target=watch, name="boolrules-parent-watch", daemon=True).start()
+    return stop
+
+
+def release_import_lock() -> None:
+    """Replace the multiprocessing Lock that importing Pyomo makes (`capture_output_lock`, used only
+    by Pyomo's own test helpers) by a thread lock; the old one is released now (its semaphore
+    unlinked, the tracker told), so a kill cannot leak it. `boolrules.formulations` does it as it
+    first imports Pyomo, a worker's task (`worker_task`) again for Pyomo imported another way."""
+    from pyomo.common import dependencies
+
+    if not isinstance(dependencies.capture_output_lock, type(threading.Lock())):
+        dependencies.capture_output_lock = threading.Lock()
+
+
+@contextmanager
+def worker_task(parent: int | None):
+    """Within the block (a joblib task of a fit), this process ends when `parent` (a pid; None:
+    not in a worker) dies (`watch_parent`), and holds no semaphore of Pyomo's to leak (`release_import_lock`)."""
+    stop = None
+    if parent is not None:
+        release_import_lock()
+        stop = watch_parent(parent)
+    try:
+        yield
+    finally:
+        if stop is not None:
+            stop.set()
