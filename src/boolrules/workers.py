@@ -47,7 +47,8 @@ def release_import_lock() -> None:
     first imports Pyomo, a worker's task (`worker_task`) again for Pyomo imported another way."""
     from pyomo.common import dependencies
 
-    if not isinstance(dependencies.capture_output_lock, type(threading.Lock())):
+    lock = getattr(dependencies, "capture_output_lock", None)  # None: a Pyomo without it, nothing to leak
+    if lock is not None and not isinstance(lock, type(threading.Lock())):
         dependencies.capture_output_lock = threading.Lock()
 
 

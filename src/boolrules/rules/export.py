@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from . import serialize
-from .nodes import And, AtLeast, AtMost, Choose, Literal, Operator, Or, Rule, Trivial, feature_names_of
+from .nodes import And, AtLeast, AtMost, Choose, Operator, Or, Rule, Trivial, feature_names_of
 
 __all__ = ["FORMATS", "PYTHON_MAX_DEPTH", "SQL_MAX_DEPTH", "export_rule", "to_json", "to_python", "to_sql", "to_text"]
 
