@@ -258,19 +258,25 @@ def _deep_walk(rule: Rule) -> list:
 def _deep_str(rule: Rule, feature_names) -> str:
     """`to_str` of a rule deeper than `SHALLOW_DEPTH`: pieces written in order from a stack and
     joined once (by recursion, each level would also copy all the text below it)."""
+    return write_nested(rule, lambda node: node.to_str(feature_names) if not isinstance(node, Operator)
+                        or node.depth <= SHALLOW_DEPTH else None, lambda op: op.name + "(", ")")
+
+
+def write_nested(rule: Rule, whole, opening, closing: str) -> str:
+    """Text of `rule` built from a stack, never by recursion: `whole(node)` is a node's whole text,
+    or None to write it as `opening(node)`, its sub-rules joined by ", ", then `closing`."""
     parts: list[str] = []
     stack: list = [rule]
     while stack:
         item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item)
-        elif not isinstance(item, Operator) or item.depth <= SHALLOW_DEPTH:
-            parts.append(item.to_str(feature_names))
-        else:
-            parts.append(item.name + "(")
-            stack.append(")")
-            for i, sub in enumerate(reversed(item.subrules)):
-                stack.extend((", ", sub) if i else (sub,))
+        text = item if isinstance(item, str) else whole(item)
+        if text is not None:
+            parts.append(text)
+            continue
+        parts.append(opening(item))
+        stack.append(closing)
+        for i, sub in enumerate(reversed(item.subrules)):
+            stack.extend((", ", sub) if i else (sub,))
     return "".join(parts)
 
 

@@ -8,7 +8,7 @@ from json.decoder import scanstring
 from json.scanner import NUMBER_RE
 
 from ..validation import check_bool, check_integer
-from .nodes import OPERATORS, Literal, One, Operator, Rule, Zero
+from .nodes import OPERATORS, Literal, One, Operator, Rule, Zero, write_nested
 
 __all__ = ["to_dict", "from_dict", "to_json", "from_json", "to_postfix", "from_postfix"]
 
@@ -50,20 +50,8 @@ def to_dict(rule: Rule) -> dict:
 
 def to_json(rule: Rule) -> str:
     """JSON text of `to_dict(rule)`, written without recursion (`json.dumps` stops near depth 500)."""
-    parts: list[str] = []
-    stack: list = [rule]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            parts.append(item)
-        elif not isinstance(item, Operator):
-            parts.append(json.dumps(_leaf_dict(item)))
-        else:
-            parts.append(json.dumps(_operator_head(item))[:-1] + ', "subrules": [')
-            stack.append("]}")
-            for i, sub in enumerate(reversed(item.subrules)):
-                stack.extend((", ", sub) if i else (sub,))
-    return "".join(parts)
+    return write_nested(rule, lambda node: None if isinstance(node, Operator) else json.dumps(_leaf_dict(node)),
+                        lambda op: json.dumps(_operator_head(op))[:-1] + ', "subrules": [', "]}")
 
 
 def to_postfix(rule: Rule) -> tuple:
