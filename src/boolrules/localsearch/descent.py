@@ -78,7 +78,7 @@ def descend(scorer, space: SearchSpace, rule: Rule, objective: float, until: flo
             if objectives[kind, j] > best_objective:
                 best, best_objective = scan.candidate(rule, path, int(kind), int(j)), float(objectives[kind, j])
         for candidate in neighbours(rule, space):
-            candidate_objective = scorer.score(candidate) - scorer.lam * candidate.complexity
+            candidate_objective = scorer.objective(candidate)[1]
             if candidate_objective > best_objective and space.contains(candidate):
                 best, best_objective = candidate, candidate_objective
         if best is None:
