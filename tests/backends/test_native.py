@@ -213,3 +213,46 @@ def test_the_search_alone_with_many_literals_equals_brute_force(operator, seed):
     expected = best_objective(X, target, weights, operator, min_lit=min_lit, max_lit=6, lam=lam, negated=False,
                               exclusive=bool(seed % 2))
     assert found.optimal and found.objective == pytest.approx(expected, abs=1e-9)
+
+
+def test_polish_takes_no_step_after_its_deadline():
+    """A passed deadline leaves the greedy rule as it is; without one polish improves it (so the
+    first incumbent of a short native solve costs no more than the time it is given)."""
+    import time
+
+    from boolrules.formulations.repair import polish, repair_values
+
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 2, (60, 6), dtype=np.uint8)
+    y = (X[:, 0] | X[:, 1]).astype(np.uint8)
+    problem = depth_one(X, y, "Or", max_num_literals=3, min_num_literals=1)
+    start = repair_values(problem, np.array([0, 0, 0, 0, 1, 1]), np.zeros(6))
+    late = polish(problem, start, deadline=time.perf_counter() - 1)
+    assert all(np.array_equal(late[key], start[key]) for key in ("b", "bt"))
+    assert problem.objective(problem.decode(polish(problem, start))) < problem.objective(problem.decode(start))
+    assert problem.greedy_values(deadline=time.perf_counter() - 1)["b"].sum() + \
+        problem.greedy_values(deadline=time.perf_counter() - 1)["bt"].sum() == 1  # grown to min_num_literals only
+
+
+@pytest.mark.parametrize("kind", ["Or", "AtLeast"])
+def test_the_beam_narrows_to_what_its_deadline_leaves(monkeypatch, kind):
+    """On a clock where growing the sets of a size by every literal takes one tick per set, a
+    deadline that leaves about one tick per size left narrows the beam to width 1 after the first
+    size: it returns the width-1 beam's set. (Without a deadline the width matters here.)"""
+    from boolrules.backends import depth_one_search as search
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (40, 10)).astype(bool)
+    truth = np.concatenate([X, ~X], axis=1).astype(np.int16)
+    target, weights = rng.random(40) < 0.5, rng.uniform(0.5, 1, 40)
+    args = (kind, truth, (np.arange(20) + 10) % 20, weights * target, weights * ~target, 0.0, 1, 4, True, 0.0)
+
+    def found(width, deadline):
+        best = search._beam(*args, width, deadline)
+        return sorted(best[0].tolist()), best[1], round(best[2], 12)
+
+    readings = iter(range(100))  # perf_counter per size: its start, then one tick later (one set grown)
+    monkeypatch.setattr(search.time, "perf_counter", lambda: (next(readings) + 1) // 2)
+    narrowed = found(8, 4.5)  # after size s at time s: int((4.5 - s) / (4 - s)) = 1 for s = 1, 2, 3
+    monkeypatch.undo()
+    assert narrowed == found(1, None) != found(8, None)

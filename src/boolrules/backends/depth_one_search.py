@@ -144,13 +144,15 @@ def _pick_bounds(kind: str, counts: np.ndarray, reach: np.ndarray, after: np.nda
 
 def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width, deadline):
     """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
-    every one grown by every literal at once, until `deadline` (perf_counter; None: none). It
-    guides the search; it proves nothing."""
+    every one grown by every literal at once, until `deadline` (perf_counter; None: none), the
+    width narrowed after each size so that the sizes left fit in the time left at the pace so
+    far. It guides the search; it proves nothing."""
     n, num_literals = truth.shape
     sets, counts = np.zeros((1, 0), np.int64), np.zeros((1, n), np.int16)
     best = None
     for size in range(1, max_literals + 1):
-        if deadline is not None and time.perf_counter() > deadline:
+        started = time.perf_counter()
+        if deadline is not None and started > deadline:
             break
         allowed = np.ones((len(sets), num_literals), bool)
         rows = np.arange(len(sets))[:, None]
@@ -171,6 +173,10 @@ def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusi
                 break
         children = np.sort(np.concatenate([sets[parent[ranked]], literal[ranked, None]], axis=1), axis=1)
         _, first = np.unique(children, axis=0, return_index=True)
+        if deadline is not None and size < max_literals:
+            now = time.perf_counter()
+            per_set = (now - started) / len(parent) * num_literals  # seconds to grow one set by every literal
+            width = max(1, min(width, int((deadline - now) / (max_literals - size) / per_set)))
         keep = ranked[np.sort(first)[:width]]
         sets = np.sort(np.concatenate([sets[parent[keep]], literal[keep, None]], axis=1), axis=1)
         counts = child_counts[keep]

@@ -45,8 +45,8 @@ class NativeBackend(Backend):
         options = self.call_options(options)
         start = time.perf_counter()
         try:
-            first = problem.greedy_values()
             limit = options["time_limit"]
+            first = problem.greedy_values(None if limit is None else start + limit)
             found = search_depth_one(
                 problem.X, problem.target, problem.weights, problem.operator,
                 min_literals=problem.min_num_literals, max_literals=problem.max_num_literals, lam=problem.lam,

@@ -104,16 +104,16 @@ class DepthOneProblem(ModelProblem):
         """The valid selection nearest to `values` ({"b", "bt"}), with the best k (`repair.repair_values`)."""
         return repair.repair_values(self, values["b"], values["bt"])
 
-    def polish_values(self, values) -> dict:
-        """A valid selection improved by literal swaps, additions and removals until none helps
-        (`repair.polish`)."""
-        return repair.polish(self, values)
+    def polish_values(self, values, deadline: float | None = None) -> dict:
+        """A valid selection improved by literal swaps, additions and removals until none helps or
+        `deadline` (a `time.perf_counter()` value) passes (`repair.polish`)."""
+        return repair.polish(self, values, deadline)
 
-    def greedy_values(self) -> dict:
-        """The greedy rule grown from no literals, polished (`polish_values`): a first incumbent for
-        exact solvers."""
+    def greedy_values(self, deadline: float | None = None) -> dict:
+        """The greedy rule grown from no literals, polished until `deadline` (`polish_values`): a
+        first incumbent for exact solvers."""
         none = np.zeros(self.num_features)
-        return self.polish_values(repair.repair_values(self, none, none))
+        return self.polish_values(repair.repair_values(self, none, none), deadline)
 
     def greedy_point(self) -> np.ndarray:
         """The greedy rule as a feasible point over the standard form's columns: a warm start for the ILP solvers."""

@@ -7,6 +7,8 @@ objective least, and choose the best k exactly. Candidates are scored together a
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..rules import Rule, operator_output
@@ -73,17 +75,18 @@ def _selection_values(problem, chosen: np.ndarray, counts: np.ndarray) -> dict:
     return {"b": chosen[:m].astype(np.int64), "bt": chosen[m:].astype(np.int64), "k": k}
 
 
-def polish(problem, values: dict) -> dict:
+def polish(problem, values: dict, deadline: float | None = None) -> dict:
     """Native local search on a valid selection: apply the best single change (swap one literal for
     another, add one, or drop one, within the literal bounds; best k each time) while it lowers
-    the true objective. The QUBO samplers flip one bit at a time, while a literal swap needs two
-    flips through an infeasible state (paper Section 5.6); this step makes that move directly."""
+    the true objective, and no step starts after `deadline` (a `time.perf_counter()` value). The
+    QUBO samplers flip one bit at a time, while a literal swap needs two flips through an
+    infeasible state (paper Section 5.6); this step makes that move directly."""
     m = problem.num_features
     truth = _literal_truth(problem)
     chosen = np.concatenate([values["b"], values["bt"]]) > 0.5
     counts = truth[:, chosen].sum(axis=1)
     current = selection_objectives(problem, counts[None, :], int(chosen.sum())).min()
-    while True:
+    while deadline is None or time.perf_counter() < deadline:
         members = np.flatnonzero(chosen)
         taken = chosen[:m] | chosen[m:] if problem.exclusive_literals else np.zeros(m, bool)
         options = np.flatnonzero(~chosen & ~np.concatenate([taken, taken]))
