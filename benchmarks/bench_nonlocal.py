@@ -30,12 +30,15 @@ from sklearn.model_selection import train_test_split
 from boolrules import RuleClassifier, load_dataset
 
 
-def run(X_train, y_train, X_test, y_test, mc, iterations, seed, backend, args, budget=None, quench=True):
-    """One fit of `iterations` per start, or with `budget` seconds (and no cap on iterations)."""
+def run(X_train, y_train, X_test, y_test, mc, iterations, seed, backend, args, budget=None, quench=True,
+        max_samples=None):
+    """One fit of `iterations` per start, or with `budget` seconds (and no cap on iterations); the oracle's
+    `max_samples` (None: the first of `--max-samples`)."""
     clf = RuleClassifier(
         max_complexity=mc, num_starts=args.num_starts, num_iterations=None if budget else iterations,
         time_budget=budget, random_state=seed, binarizer=None, nonlocal_backend=backend,
-        nonlocal_time_limit=args.time_limit, max_samples=args.max_samples, n_jobs=args.n_jobs, quench=quench,
+        nonlocal_time_limit=args.time_limit, max_samples=max_samples or args.max_samples[0], n_jobs=args.n_jobs,
+        quench=quench,
     )
     start = time.perf_counter()
     clf.fit(X_train, y_train)
@@ -95,7 +98,7 @@ def profile_oracle(num_calls=30, time_limit=1.0, seed=0):
     print(f"| {build * 1e3:.1f} ms | {form * 1e3:.1f} ms | {solve * 1e3:.0f} ms | {100 * (build + form) / total:.1f}% |\n")
 
 
-def mean_over_seeds(data, mc, iterations, mode, args, budget=None, quench=True, label=None) -> dict:
+def mean_over_seeds(data, mc, iterations, mode, args, budget=None, quench=True, label=None, max_samples=None) -> dict:
     """`run` on the 70/30 stratified split of each seed, its numbers averaged over the seeds (each
     seed's scores printed first when a `label` is given)."""
     rows = []
@@ -103,7 +106,8 @@ def mean_over_seeds(data, mc, iterations, mode, args, budget=None, quench=True, 
         X_train, X_test, y_train, y_test = train_test_split(
             data.X, data.y, test_size=0.3, stratify=data.y, random_state=seed
         )
-        rows.append(run(X_train, y_train, X_test, y_test, mc, iterations, seed, mode, args, budget, quench))
+        rows.append(run(X_train, y_train, X_test, y_test, mc, iterations, seed, mode, args, budget, quench,
+                        max_samples))
         if label is not None:
             print(f"  {data.name} seed {seed} {label}: train {rows[-1]['train']:.4f} test {rows[-1]['test']:.4f} "
                   f"{rows[-1]['iterations']:,.0f} it/start {rows[-1]['calls']} calls", flush=True)
@@ -112,8 +116,10 @@ def mean_over_seeds(data, mc, iterations, mode, args, budget=None, quench=True, 
 
 def per_second(args):
     """RQ3 at equal wall time: each mode gets the same `time_budget`; means over the seeds (each mode also
-    without the quench with `--no-quench-too`)."""
-    modes = [(mode, quench) for mode in (None, *args.backends) for quench in (True, False)[: 1 + args.no_quench]]
+    without the quench with `--no-quench-too`, each non-local one with every `--max-samples`)."""
+    quenches = (True, False)[: 1 + args.no_quench]
+    modes = [(mode, quench, samples) for mode in (None, *args.backends) for quench in quenches
+             for samples in ([None] if mode is None else args.max_samples)]
     print(f"{args.num_starts} starts per fit sharing each budget, non-local time limit {args.time_limit}, "
           f"max_samples {args.max_samples}, seeds {args.seeds}; means over the seeds.\n")
     print("| dataset | max_complexity | budget s | moves | train BA | test BA | iterations per start | "
@@ -123,9 +129,10 @@ def per_second(args):
         data = load_dataset(name, paper_layout=True)
         for mc in args.complexities:
             for budget in args.budgets:
-                for mode, quench in modes:
+                for mode, quench, samples in modes:
                     label = ("local" if mode is None else f"+ non-local ({mode})") + ("" if quench else ", no quench")
-                    mean = mean_over_seeds(data, mc, None, mode, args, budget, quench, label)
+                    label += f", max_samples {samples}" if mode is not None and len(args.max_samples) > 1 else ""
+                    mean = mean_over_seeds(data, mc, None, mode, args, budget, quench, label, samples)
                     print(f"| {name} | {mc} | {budget:g} | {label} | {mean['train']:.4f} | {mean['test']:.4f} | "
                           f"{mean['iterations']:,.0f} | {mean['calls']:.0f} | {mean['proposed']:.0f} | "
                           f"{mean['failed']:.0f} | {mean['seconds']:.1f} |", flush=True)
@@ -141,7 +148,9 @@ def main(argv=None):
     parser.add_argument("--num-starts", type=int, default=4)
     parser.add_argument("--time-limit", type=lambda text: text if text == "auto" else float(text), default="auto",
                         help="nonlocal_time_limit: seconds or auto (1 s; under a budget 0.4%% of each start's time)")
-    parser.add_argument("--max-samples", type=int, default=100)
+    parser.add_argument("--max-samples", type=lambda text: text if text == "auto" else int(text), nargs="+",
+                        default=["auto"], help="the oracle's max_samples (auto: RuleClassifier's default, 400 on "
+                                               "native, 100 on others); with --budgets each non-local variant runs with each")
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--budgets", type=float, nargs="+", default=None,
                         help="seconds per fit: compare at equal wall time instead of equal iterations")

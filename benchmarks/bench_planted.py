@@ -45,17 +45,20 @@ def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
     return X_train, y_train.astype(np.uint8), X_test, rule.evaluate(X_test).astype(np.uint8)
 
 
-def variants(rule, time_limits=(), local=True, no_quench=False, policies=(), oracles=()) -> dict:
+def variants(rule, time_limits=(), local=True, no_quench=False, policies=(), oracles=(), max_samples=()) -> dict:
     """local-only, and non-local moves on each of `oracles` (default: the one that fits the planted
-    rule's depth), with the default nonlocal_time_limit and policy, or one variant per limit in
-    `time_limits` and per policy in `policies`; with `no_quench` each also without the quench."""
+    rule's depth), with the default nonlocal_time_limit, policy and max_samples, or one variant per
+    limit in `time_limits`, per policy in `policies` and per value in `max_samples`; with `no_quench`
+    each also without the quench."""
     named = [(f" {oracle}", ORACLES[oracle]) for oracle in oracles] or [
         ("", ORACLES["native" if rule.depth == 1 else "highs+shapes"])]
     found = {"local": {}} if local else {}
     limits = [(f", {limit:g} s per call", {"nonlocal_time_limit": limit}) for limit in time_limits] or [("", {})]
     kinds = [(f", {policy}", {"nonlocal_policy": policy}) for policy in policies] or [("", {})]
-    found.update({f"+ non-local{oracle}{name}{kind}": {**params, **limit, **policy} for oracle, params in named
-                  for name, limit in limits for kind, policy in kinds})
+    sizes = [(f", max_samples {size}", {"max_samples": size}) for size in max_samples] or [("", {})]
+    found.update({f"+ non-local{oracle}{name}{kind}{sized}": {**params, **limit, **policy, **size}
+                  for oracle, params in named for name, limit in limits for kind, policy in kinds
+                  for sized, size in sizes})
     if no_quench:
         found = {key: value for name, params in found.items()
                  for key, value in ((name, params), (f"{name}, no quench", {**params, "quench": False}))}
@@ -86,6 +89,8 @@ def main(argv=None):
     parser.add_argument("--oracles", nargs="+", default=(), choices=list(ORACLES),
                         help="non-local variants on these oracles (default: native for depth-one planted rules, "
                              "highs+shapes for deeper ones)")
+    parser.add_argument("--max-samples", type=int, nargs="+", default=(),
+                        help="non-local variants with these max_samples (default: one, the default)")
     parser.add_argument("--no-quench-too", dest="no_quench", action="store_true",
                         help="run each variant also with quench=False")
     args = parser.parse_args(argv)
@@ -96,7 +101,8 @@ def main(argv=None):
         rule = PLANTED[problem]
         for seed in args.seeds:
             data = planted_problem(rule, seed)
-            for name, params in variants(rule, args.time_limits, args.local, args.no_quench, args.policies, args.oracles).items():
+            for name, params in variants(rule, args.time_limits, args.local, args.no_quench, args.policies,
+                                         args.oracles, args.max_samples).items():
                 row = fit(params, seed, args, *data)
                 results[problem, name].append(row)
                 print(f"  {problem} seed {seed} {name}: train {row['train']:.4f} test {row['test']:.4f} "

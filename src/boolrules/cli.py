@@ -242,7 +242,7 @@ def _fitted(args, data: Dataset):
         verbose=_show_progress(args),
         nonlocal_backend=backend,
         nonlocal_operators=operators + tuple(dict.fromkeys(args.nonlocal_shapes)),
-        max_samples=args.max_samples,
+        max_samples=_oracle_samples(args),
         nonlocal_time_limit=args.nonlocal_time_limit,
         nonlocal_time_share=args.nonlocal_time_share,
         nonlocal_policy=args.nonlocal_policy,
@@ -254,6 +254,14 @@ def _fitted(args, data: Dataset):
         clf.fit(X_train, y_train)
     seconds = time.perf_counter() - start
     return clf, (X_train, X_test, y_train, y_test), backend, seconds
+
+
+def _oracle_samples(args) -> int | str:
+    """`--max-samples`, auto taken from the [problem] max_samples of a .toml non-local backend if it has one
+    (`RuleClassifier` would, but it gets the backend built here)."""
+    if args.max_samples != "auto":
+        return args.max_samples
+    return problem_caps(args.config or args.nonlocal_backend).get("max_samples", "auto")
 
 
 def _fit(args) -> int:
@@ -608,6 +616,16 @@ def _iterations(text: str) -> int | None:
     return _positive_int(text)
 
 
+def _samples(text: str) -> int | str:
+    """Rows per non-local subproblem: an integer >= 1 or "auto"."""
+    if text.lower() == "auto":
+        return "auto"
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1 or auto, got {text!r}") from None
+
+
 def _call_limit(text: str) -> float | str | None:
     """Seconds >= 0 per non-local solve, "auto" or "none" (the backend's own)."""
     if text.lower() in ("auto", "none"):
@@ -759,8 +777,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "
                               "default: local moves only")
     backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
-    search.add_argument("--max-samples", type=_positive_int, default=learner["max_samples"], metavar="N",
-                        help="most rows in a non-local subproblem (default: %(default)s)")
+    search.add_argument("--max-samples", type=_samples, default=learner["max_samples"], metavar="N",
+                        help="most rows in a non-local subproblem, or auto: the [problem] max_samples of a .toml "
+                             "backend, else 400 on native and 100 on the others (default: %(default)s)")
     search.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
                         help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
                              "takes depth-two problems, such as highs)")

@@ -9,6 +9,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 
 from boolrules import QuantileBinarizer, RuleClassifier
 from boolrules.backends.dwave import MissingCredentialsError
+from boolrules.localsearch.classifier import NATIVE_MAX_SAMPLES, PAPER_MAX_SAMPLES
 from boolrules.rules import AtLeast, Literal
 
 from ..planted import planted as planted_data
@@ -150,3 +151,22 @@ def test_binary_score_follows_the_labels_or_refuses_others(planted):
     numeric = clone(clf).fit(X, y)
     assert numeric.score(X, y) == 1.0 and numeric.score(X, y.astype(float)) == 1.0
     assert_raises_clearly(ValueError, lambda: numeric.score(X, y.astype(str)), "y", "classes")
+
+
+
+@pytest.mark.parametrize(("backend", "params", "rows"), [
+    ("native", {}, NATIVE_MAX_SAMPLES), ("highs", {}, PAPER_MAX_SAMPLES), ("toml", {}, 37),
+    ("native", {"max_samples": 250}, 250), ("toml", {"max_samples": 250}, 250)])
+def test_auto_max_samples_follows_the_backend(planted, tmp_path, monkeypatch, backend, params, rows):
+    """max_samples="auto" (the default) gives `native`'s oracle 400 rows per subproblem, other
+    backends' the paper's 100, a TOML backend's its [problem] max_samples; a number is kept."""
+    from boolrules.localsearch import classifier
+
+    seen = []
+    oracle = classifier.NonLocalOracle
+    monkeypatch.setattr(classifier, "NonLocalOracle", lambda *a, **kw: seen.append(kw["max_samples"]) or oracle(*a, **kw))
+    if backend == "toml":
+        backend = tmp_path / "highs.toml"
+        backend.write_text('[backend]\nname = "highs"\n\n[problem]\nmax_samples = 37\n')
+    RuleClassifier(nonlocal_backend=str(backend), num_starts=2, num_iterations=5, random_state=0, **params).fit(*planted)
+    assert seen == [rows, rows]

@@ -18,7 +18,7 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils._param_validation import StrOptions
 
-from ..backends.config import opened_backend
+from ..backends.config import opened_backend, problem_caps
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
@@ -39,6 +39,11 @@ BUDGET_BURN_IN = 0.7
 # the solver's incumbent, recover more than a few long ones (benchmarks/README.md, "Non-local moves per second").
 BUDGET_CALL_SHARE = 0.004
 AUTO_CALL_LIMIT = 1.0
+# max_samples="auto": rows per non-local subproblem. `native` scores 64 rows per word, so more rows cost
+# it little and make its moves fit the whole data better (benchmarks/README.md, "Rows per oracle call");
+# on the other backends every row is an ILP constraint or a QUBO variable, so the paper's 100.
+NATIVE_MAX_SAMPLES = 400
+PAPER_MAX_SAMPLES = 100
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,7 @@ class SearchConfig:
     burn_in_progress: float
     oracle_share: float
     patience: int
-    max_samples: int
+    max_samples: int | str  # rows, or "auto" (`oracle_max_samples`)
     nonlocal_time_limit: float | str | None  # seconds, "auto" or None
     nonlocal_policy: str
     scan_moves: float
@@ -73,11 +78,19 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
-            max_samples=config.max_samples, time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng,
+            max_samples=oracle_max_samples(config.max_samples, backend), time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng,
             until=until, policy=config.nonlocal_policy,
         )
 
     return factory
+
+
+def oracle_max_samples(setting: int | str, backend) -> int:
+    """Rows per non-local subproblem for `max_samples=setting` on `backend`: "auto" is
+    `NATIVE_MAX_SAMPLES` on native and `PAPER_MAX_SAMPLES` on the others."""
+    if setting != "auto":
+        return setting
+    return NATIVE_MAX_SAMPLES if backend.name == "native" else PAPER_MAX_SAMPLES
 
 
 def call_limit(setting: float | str | None, until: float | None) -> float | None:
@@ -200,7 +213,10 @@ class RuleClassifier(RuleEstimator):
         num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle
         refines the cooled-down rule; with `num_iterations=None`, it counts iterations).
     patience : iterations without a new best before a non-local move is proposed.
-    max_samples : most samples in a non-local subproblem (a random subset beyond that).
+    max_samples : most samples in a non-local subproblem (a random subset beyond that), or "auto":
+        the `[problem]` max_samples of a TOML `nonlocal_backend` that has one, else 400 on `native`
+        (its cost grows little with rows) and 100 on the others (each row an ILP constraint or a
+        QUBO variable; the paper's value).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit: the
         ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
         between batches; a solver stopped by it returns its incumbent); None: the backend's own;
@@ -253,7 +269,7 @@ class RuleClassifier(RuleEstimator):
         "nonlocal_operators": [OperatorSpec(several=True, shapes=True)],
         "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
-        "max_samples": [Interval(Integral, 1, None, closed="left")],
+        "max_samples": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
         "nonlocal_time_share": [Interval(Real, 0, 1, closed="right")],
         "nonlocal_policy": [StrOptions(set(POLICIES))],
@@ -281,7 +297,7 @@ class RuleClassifier(RuleEstimator):
         nonlocal_operators=ALL_OPERATORS,
         num_iterations_burn_in=None,
         patience=10,
-        max_samples=100,
+        max_samples="auto",
         nonlocal_time_limit="auto",
         nonlocal_time_share=0.25,
         nonlocal_policy="random",
@@ -377,12 +393,19 @@ class RuleClassifier(RuleEstimator):
             burn_in_progress=burn_in_progress,
             oracle_share=float(self.nonlocal_time_share),
             patience=int(self.patience),
-            max_samples=int(self.max_samples),
+            max_samples=self._max_samples(),
             nonlocal_time_limit=self.nonlocal_time_limit,
             nonlocal_policy=self.nonlocal_policy,
             scan_moves=float(self.scan_moves),
             quench=bool(self.quench),
         )
+
+    def _max_samples(self) -> int | str:
+        """`max_samples`, "auto" taken from a TOML non-local backend's `[problem]` max_samples if it has one."""
+        if self.max_samples != "auto":
+            return int(self.max_samples)
+        caps = {} if self.nonlocal_backend is None else problem_caps(self.nonlocal_backend)
+        return caps.get("max_samples", "auto")
 
     def _burn_in(self, num_iterations: int | None) -> tuple[int, float]:
         """(iterations, share of progress) before non-local moves: iterations without a time budget,
