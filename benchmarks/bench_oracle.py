@@ -52,12 +52,12 @@ class Recording(Backend):
         return self.inner.solve(problem, **options)
 
 
-def record(name: str, iterations: int, seed: int, driver: str) -> list:
-    """The subproblems the oracle builds in one search on dataset `name`."""
+def record(name: str, iterations: int, seed: int, driver: str, max_samples: int | str = 100) -> list:
+    """The subproblems the oracle builds in one search on dataset `name`, of at most `max_samples` rows."""
     data = load_dataset(name, paper_layout=True)
     backend = Recording(get_backend(driver))
     RuleClassifier(max_complexity=10, num_starts=1, num_iterations=iterations, random_state=seed, binarizer=None,
-                   nonlocal_backend=backend).fit(data.X, data.y)
+                   nonlocal_backend=backend, max_samples=max_samples).fit(data.X, data.y)
     return backend.problems
 
 
@@ -121,6 +121,9 @@ def main():
     parser.add_argument("--seeds", type=int, nargs="+", default=[0])
     parser.add_argument("--driver", default="native", help="backend of the recorded searches")
     parser.add_argument("--time-limit", type=float, default=1.0, help="per call, as the oracle's default")
+    parser.add_argument("--max-samples", type=lambda text: text if text == "auto" else int(text), default=100,
+                        help="the recorded searches' max_samples (default 100, as in benchmarks/README.md; auto: "
+                             "the classifier's default)")
     parser.add_argument("--save", help="pickle the recorded subproblems to this file (to rerun on the same set)")
     parser.add_argument("--load", help="solve the subproblems pickled by --save instead of recording")
     parser.add_argument("--limits", type=float, nargs="+", help="native's time limits for the equal-objective speed-up")
@@ -130,7 +133,8 @@ def main():
         with open(args.load, "rb") as file:
             recorded = pickle.load(file)
     else:
-        recorded = {name: [p for seed in args.seeds for p in record(name, args.iterations, seed, args.driver)]
+        recorded = {name: [p for seed in args.seeds
+                           for p in record(name, args.iterations, seed, args.driver, args.max_samples)]
                     for name in args.datasets}
     if args.save:
         with open(args.save, "wb") as file:
