@@ -14,11 +14,16 @@ Pyomo model and its standard form (which the native path skips: the model is bui
 time limit in turn (smallest first) until its objective is no worse than HiGHS's (which had the
 oracle's 1 s), and the seconds of that run are set against HiGHS's.
 
+`--short-limits S ...` measures how near native ends to a short limit (a budgeted fit's calls get
+0.02-0.03 s): per dataset and limit, the mean seconds per call, its ratio to the limit, the calls
+that took more than twice the limit, and the mean objective.
+
 Run (`--save FILE` keeps the recorded subproblems, `--load FILE` solves those again instead of
 recording, so that two versions of a backend are compared on the same set):
     .venv/bin/python benchmarks/bench_oracle.py --iterations 1000 --seeds 0 1 --save /tmp/oracle.pkl
     .venv/bin/python benchmarks/bench_oracle.py --load /tmp/oracle.pkl
     .venv/bin/python benchmarks/bench_oracle.py --load /tmp/oracle.pkl --limits 0.01 0.03 0.1 0.3 1
+    .venv/bin/python benchmarks/bench_oracle.py --max-samples auto --short-limits 0.01 0.03 0.1
 """
 
 from __future__ import annotations
@@ -114,6 +119,21 @@ def report_equal(title: str, rows: list) -> None:
           f"{tenfold:.0%} |", flush=True)
 
 
+def short_limits(recorded: dict, limits) -> None:
+    """Native on every recorded subproblem at each of `limits`: time per call against the limit."""
+    print("| dataset | rows per subproblem (mean) | limit s | mean ms per call | mean / limit | calls > 2x limit | "
+          "mean objective |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, problems in recorded.items():
+        rows = np.mean([len(p.y) for p in problems])
+        for limit in limits:
+            runs = [solve(problem, "native", limit) for problem in problems]
+            seconds = np.array([run["seconds"] for run in runs])
+            objective = np.mean([run["objective"] for run in runs])
+            print(f"| {name} | {rows:.0f} | {limit:g} | {1e3 * seconds.mean():.1f} | {seconds.mean() / limit:.2f} | "
+                  f"{np.sum(seconds > 2 * limit)}/{len(runs)} | {objective:.4f} |", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
@@ -127,6 +147,7 @@ def main():
     parser.add_argument("--save", help="pickle the recorded subproblems to this file (to rerun on the same set)")
     parser.add_argument("--load", help="solve the subproblems pickled by --save instead of recording")
     parser.add_argument("--limits", type=float, nargs="+", help="native's time limits for the equal-objective speed-up")
+    parser.add_argument("--short-limits", type=float, nargs="+", help="only native at these limits, its time per call")
     args = parser.parse_args()
 
     if args.load:
@@ -139,6 +160,9 @@ def main():
     if args.save:
         with open(args.save, "wb") as file:
             pickle.dump(recorded, file)
+    if args.short_limits:
+        short_limits(recorded, args.short_limits)
+        return
     rows = defaultdict(list)
     for name, problems in recorded.items():
         print(f"{name}: {len(problems)} oracle subproblems recorded", flush=True)
