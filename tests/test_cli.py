@@ -365,6 +365,22 @@ def test_inspect_a_depth_two_problem(capsys):
     assert result["qubo"]["num_variables"] == sum(result["qubo"]["blocks"].values())
 
 
+@pytest.mark.parametrize(("argv", "rows"), [([], 400), (["--max-samples", "30"], 30),
+                                            (["--config", str(CONFIGS / "exact.toml")], 4)])
+def test_fit_max_samples_auto_follows_the_backend(capsys, monkeypatch, argv, rows):
+    """fit's --max-samples (default auto) reaches the oracle: 400 rows on native, a number as
+    given, and a .toml backend's [problem] max_samples (the CLI builds the backend itself)."""
+    from boolrules.localsearch import classifier
+
+    seen = []
+    oracle = classifier.NonLocalOracle
+    monkeypatch.setattr(classifier, "NonLocalOracle",
+                        lambda *args, **kwargs: seen.append(kwargs["max_samples"]) or oracle(*args, **kwargs))
+    backend = [] if "--config" in argv else ["--nonlocal-backend", "native"]
+    run_json(capsys, ["fit", "--num-starts", "1", "--num-iterations", "5", "--max-complexity", "4", *backend, *argv])
+    assert seen == [rows]
+
+
 def test_max_samples_draws_the_same_rows_for_the_same_seed(capsys):
     """A seed draws the same rows each time, another seed others; the draw is stratified, so each
     holds the data's share of positive rows (212 of 569 in 60: 22)."""
@@ -608,6 +624,7 @@ USAGE_ERRORS = [
     (["fit", "--nonlocal-backend", "highs", "--config", "{bad_toml}"], "not allowed with"),
     (["inspect", "--operator", "Xor"], "invalid choice: 'Xor'"),
     (["inspect", "--max-samples", "0"], "must be an integer >= 1"),
+    (["fit", "--max-samples", "lots"], "argument --max-samples: must be an integer >= 1 or auto, got 'lots'"),
     (["inspect", "--min-num-literals", "5"], "min_num_literals (5) must not exceed max_num_literals (4)"),
     (["export", "--format", "bqm"], "the following arguments are required: --output"),
     (["export", "--format", "xls", "-o", "x"], "invalid choice: 'xls'"),

@@ -218,6 +218,7 @@ def _fitted(args, data: Dataset):
     """`RuleClassifier` fitted with the search options of `fit` on the training split of `data`:
     the classifier, the split, the non-local backend (or None) and the seconds it took."""
     from .localsearch import RuleClassifier
+    from .localsearch.classifier import configured_max_samples
 
     backend = None
     if args.nonlocal_backend is not None or args.config is not None:
@@ -242,7 +243,7 @@ def _fitted(args, data: Dataset):
         verbose=_show_progress(args),
         nonlocal_backend=backend,
         nonlocal_operators=operators + tuple(dict.fromkeys(args.nonlocal_shapes)),
-        max_samples=_oracle_samples(args),
+        max_samples=configured_max_samples(args.max_samples, args.config or args.nonlocal_backend),
         nonlocal_time_limit=args.nonlocal_time_limit,
         nonlocal_time_share=args.nonlocal_time_share,
         nonlocal_policy=args.nonlocal_policy,
@@ -254,14 +255,6 @@ def _fitted(args, data: Dataset):
         clf.fit(X_train, y_train)
     seconds = time.perf_counter() - start
     return clf, (X_train, X_test, y_train, y_test), backend, seconds
-
-
-def _oracle_samples(args) -> int | str:
-    """`--max-samples`, auto taken from the [problem] max_samples of a .toml non-local backend if it has one
-    (`RuleClassifier` would, but it gets the backend built here)."""
-    if args.max_samples != "auto":
-        return args.max_samples
-    return problem_caps(args.config or args.nonlocal_backend).get("max_samples", "auto")
 
 
 def _fit(args) -> int:

@@ -153,7 +153,6 @@ def test_binary_score_follows_the_labels_or_refuses_others(planted):
     assert_raises_clearly(ValueError, lambda: numeric.score(X, y.astype(str)), "y", "classes")
 
 
-
 @pytest.mark.parametrize(("backend", "params", "rows"), [
     ("native", {}, NATIVE_MAX_SAMPLES), ("highs", {}, PAPER_MAX_SAMPLES), ("toml", {}, 37),
     ("native", {"max_samples": 250}, 250), ("toml", {"max_samples": 250}, 250)])
@@ -164,9 +163,11 @@ def test_auto_max_samples_follows_the_backend(planted, tmp_path, monkeypatch, ba
 
     seen = []
     oracle = classifier.NonLocalOracle
-    monkeypatch.setattr(classifier, "NonLocalOracle", lambda *a, **kw: seen.append(kw["max_samples"]) or oracle(*a, **kw))
+    monkeypatch.setattr(classifier, "NonLocalOracle",
+                        lambda *args, **kwargs: seen.append(kwargs["max_samples"]) or oracle(*args, **kwargs))
     if backend == "toml":
         backend = tmp_path / "highs.toml"
         backend.write_text('[backend]\nname = "highs"\n\n[problem]\nmax_samples = 37\n')
-    RuleClassifier(nonlocal_backend=str(backend), num_starts=2, num_iterations=5, random_state=0, **params).fit(*planted)
+    clf = RuleClassifier(nonlocal_backend=str(backend), num_starts=2, num_iterations=5, random_state=0, **params)
+    clf.fit(*planted)
     assert seen == [rows, rows]

@@ -28,7 +28,7 @@ from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import POLICIES, NonLocalOracle, OracleStats
 
-__all__ = ["RuleClassifier", "SearchConfig"]
+__all__ = ["RuleClassifier", "SearchConfig", "configured_max_samples"]
 
 ALL_OPERATORS = tuple(OPERATORS)
 # Under a time budget, non-local moves wait for this share of each start's schedule by default: they
@@ -40,8 +40,8 @@ BUDGET_BURN_IN = 0.7
 BUDGET_CALL_SHARE = 0.004
 AUTO_CALL_LIMIT = 1.0
 # max_samples="auto": rows per non-local subproblem. `native` scores 64 rows per word, so more rows cost
-# it little and make its moves fit the whole data better (benchmarks/README.md, "Rows per oracle call");
-# on the other backends every row is an ILP constraint or a QUBO variable, so the paper's 100.
+# it little and make its moves fit the whole data better (benchmarks/README.md, "Native keeps to short
+# limits"); on the other backends every row is an ILP constraint or a QUBO variable, so the paper's 100.
 NATIVE_MAX_SAMPLES = 400
 PAPER_MAX_SAMPLES = 100
 
@@ -78,11 +78,20 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
-            max_samples=oracle_max_samples(config.max_samples, backend), time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng,
-            until=until, policy=config.nonlocal_policy,
+            max_samples=oracle_max_samples(config.max_samples, backend),
+            time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng, until=until,
+            policy=config.nonlocal_policy,
         )
 
     return factory
+
+
+def configured_max_samples(setting: int | str, spec) -> int | str:
+    """`max_samples=setting` for the non-local backend `spec`: "auto" becomes the `[problem]`
+    max_samples of a TOML backend file that has one."""
+    if setting != "auto":
+        return int(setting)
+    return ({} if spec is None else problem_caps(spec)).get("max_samples", "auto")
 
 
 def oracle_max_samples(setting: int | str, backend) -> int:
@@ -393,19 +402,12 @@ class RuleClassifier(RuleEstimator):
             burn_in_progress=burn_in_progress,
             oracle_share=float(self.nonlocal_time_share),
             patience=int(self.patience),
-            max_samples=self._max_samples(),
+            max_samples=configured_max_samples(self.max_samples, self.nonlocal_backend),
             nonlocal_time_limit=self.nonlocal_time_limit,
             nonlocal_policy=self.nonlocal_policy,
             scan_moves=float(self.scan_moves),
             quench=bool(self.quench),
         )
-
-    def _max_samples(self) -> int | str:
-        """`max_samples`, "auto" taken from a TOML non-local backend's `[problem]` max_samples if it has one."""
-        if self.max_samples != "auto":
-            return int(self.max_samples)
-        caps = {} if self.nonlocal_backend is None else problem_caps(self.nonlocal_backend)
-        return caps.get("max_samples", "auto")
 
     def _burn_in(self, num_iterations: int | None) -> tuple[int, float]:
         """(iterations, share of progress) before non-local moves: iterations without a time budget,
