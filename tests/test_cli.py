@@ -417,7 +417,8 @@ def test_problem_and_qubo_defaults_are_pythons():
 
 def test_inspect_gives_pythons_variable_count(capsys):
     """`inspect --operator Or --no-eta` and Python's `depth_one(X, y, "Or", max_num_literals=4)
-    .to_qubo(eta=False)` are the same QUBO: 1027 variables on Breast Cancer (formulations.md)."""
+    .to_qubo(eta=False)` are the same QUBO: 1027 variables on Breast Cancer (docs/formulations.md,
+    "Without η")."""
     from boolrules import load_dataset
 
     data = load_dataset("breast_cancer", paper_layout=True)

@@ -20,7 +20,8 @@ _WEIGHTS = {"balanced_accuracy": "balanced", "accuracy": "uniform"}
 
 
 class DepthOneClassifier(RuleEstimator):
-    """Solve the depth-one problem (`formulations.md`) for `operator` and predict with its rule.
+    """Solve the depth-one problem (`docs/formulations.md`, "The five operators") for `operator` and
+    predict with its rule.
 
     Parameters
     ----------

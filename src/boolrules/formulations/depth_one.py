@@ -49,7 +49,7 @@ class RowBlock:
 
 
 def row_blocks(operator: str, max_num_literals: int) -> list[RowBlock]:
-    """The sample constraints of `operator` (the table in `formulations.md`, "The five operators")."""
+    """The sample constraints of `operator` (the table in `docs/formulations.md`, "The five operators")."""
     M, M1 = max_num_literals, max_num_literals + 1
     table = {
         "Or": [
@@ -175,8 +175,9 @@ def _check_features(features, m: int) -> np.ndarray:
 
 
 def build_model(problem: DepthOneProblem) -> pyo.ConcreteModel:
-    """The Pyomo model of `problem` (`formulations.md`): built by `DepthOneProblem.model` on first
-    access, so that a solver working on the arrays alone (`backends/native.py`) never pays for it."""
+    """The Pyomo model of `problem` (`docs/formulations.md`, "The five operators"): built by
+    `DepthOneProblem.model` on first access, so that a solver working on the arrays alone
+    (`backends/native.py`) never pays for it."""
     X, name, negated, weights, lam = problem.X, problem.operator, problem.negated, problem.weights, problem.lam
     max_lit, min_lit = problem.max_num_literals, problem.min_num_literals
     n, m = X.shape

@@ -24,7 +24,7 @@ __all__ = ["DepthTwoProblem", "check_rule_problem"]
 
 @dataclass(eq=False)
 class DepthTwoProblem(ModelProblem):
-    """A depth-two rule problem (`formulations.md`, "Depth-two subtrees") as a Pyomo model plus its data.
+    """A depth-two rule problem (`docs/formulations.md`, "Depth-two subtrees") as a Pyomo model plus its data.
 
     Variables `z`, `u`, `s` (when terms may hold more than one literal), `a`, `eta`; constraints are
     named blocks (`term_max`, `fired_rows`, `quiet_rows`, ...). Objective: Σ w_i η_i + λ C with C the

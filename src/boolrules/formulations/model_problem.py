@@ -47,7 +47,7 @@ class ModelProblem:
         return compile_standard_form(self)
 
     def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
-        """Compile to a `QuboProblem` (formulations.md, "ILP → QUBO"); `eta=False` drops the error
+        """Compile to a `QuboProblem` (docs/formulations.md, "ILP → QUBO"); `eta=False` drops the error
         variables and keeps sample rows as soft penalties."""
         from .qubo_problem import compile_qubo
 

@@ -21,8 +21,9 @@ __all__ = ["DepthOneProblem", "check_problem"]
 
 @dataclass(eq=False)
 class DepthOneProblem(ModelProblem):
-    """A depth-one rule problem (`formulations.md`): its data, and its Pyomo model built on first
-    access to `model` (by `builder`, `depth_one.build_model`), so array-only solvers skip it.
+    """A depth-one rule problem (`docs/formulations.md`, "The five operators"): its data, and its Pyomo
+    model built on first access to `model` (by `builder`, `depth_one.build_model`), so array-only
+    solvers skip it.
 
     With `features` (the original indices of X's columns, after a preselection), decoded rules
     and `objective`/`errors` use the original indices. The model's variables are `b`, `bt` (literal indicators), `eta` (errors), and for the

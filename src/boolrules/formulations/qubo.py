@@ -1,7 +1,7 @@
 """The last reduction of the QUBO chain: a standard form over binaries -> the penalty QUBO, with the
 minimal-bound slack recipe.
 
-`formulations.md`, "ILP → QUBO": tight body bounds from the model's cardinality structure,
+`docs/formulations.md`, "ILP → QUBO": tight body bounds from the model's cardinality structure,
 effective bounds, equality detection, dropped redundant rows, merged parallel rows, capped
 binary slacks, the minimal-bound side per row, slack-free `P·x·y` for `x + y <= 1`, and the
 penalty `Σ_r W_r (C_r x + d_r)²` assembled as `Cᵀ W C` with sparse matrix algebra.

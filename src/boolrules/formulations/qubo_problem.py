@@ -165,7 +165,7 @@ class QuboProblem:
         if penalty == "sufficient":
             if self.eta:
                 # A violated sample row costs >= 2 w_i > w_i (the cost of eta_i = 1); a violated hard
-                # row costs more than any objective gain (formulations.md, "Penalty weights").
+                # row costs more than any objective gain (docs/formulations.md, "Penalty weights").
                 return Penalties(2.0, objective_range + 1.0)
             soft = 1.0
             return Penalties(soft, soft * self.form.max_soft_penalty() + objective_range + 1.0)
@@ -273,7 +273,8 @@ class QuboProblem:
                 for i in range(count)]
 
     def decode(self, sample) -> Rule:
-        """The rule of one sample, repaired to the problem's bounds (with the best k; spec, "Decoding")."""
+        """The rule of one sample, repaired to the problem's bounds, with the best k
+        (`docs/formulations.md`, "Decoding a QUBO sample")."""
         values = self.variable_values(sample)
         if len(values) != 1:
             raise ValueError("decode takes one sample; use decode_best for a SampleSet")

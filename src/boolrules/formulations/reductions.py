@@ -1,6 +1,6 @@
 """Reductions between standard forms: `FixToZero` (drop a variable block, e.g. η for the
 without-η QUBO) and `BinaryExpansion` (integers to capped binary bits), with the capped binary
-encoding they and the penalty QUBO share (`formulations.md`, slack recipe steps 3 and 5).
+encoding they and the penalty QUBO share (`docs/formulations.md`, slack recipe steps 3 and 5).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ __all__ = ["FixToZero", "BinaryExpansion", "Expansion", "capped_binary_bits", "c
 
 def capped_binary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bit weights 1, 2, 4, ... with a capped last weight, so the encoded values are exactly
-    0..span for each span (formulations.md, slack recipe step 3). Returns (owner, position,
+    0..span for each span (docs/formulations.md, slack recipe step 3). Returns (owner, position,
     weight): for every bit, the index of the span it encodes, its place there, and its weight.
     Spans of 0 get no bits."""
     span = np.asarray(span, dtype=np.int64)

@@ -1,6 +1,6 @@
 """Decoding help for heuristic samples: repair a literal selection into a valid depth-one rule.
 
-`formulations.md`, "Decoding a QUBO sample": drop contradicting pairs (exclusive literals),
+`docs/formulations.md`, "Decoding a QUBO sample": drop contradicting pairs (exclusive literals),
 bring the literal count into [m_min, m'] by dropping or adding the literal that hurts the true
 objective least, and choose the best k exactly. Candidates are scored together as matrices.
 """

@@ -5,7 +5,7 @@ Rows and columns keep what they are as data taken from the model's own component
 the component's name and the index within it. What the QUBO compiler needs to know follows from
 those blocks and the problem's `Layout`: a row of one of its sample blocks constrains the sample
 that leads its index, and each `Group` of literal indicators is a cardinality group bounded by
-its own rows (`formulations.md`, slack recipe step 1): `b`, `bt` of a depth-one model, the
+its own rows (`docs/formulations.md`, slack recipe step 1): `b`, `bt` of a depth-one model, the
 literals `z[k, ·]` of each term of a depth-two model. Names (`var_names`, `row_names`) are kept
 for file formats, labels and messages only.
 """

@@ -1,6 +1,6 @@
 """The non-local move: replace a subtree by the best depth-one (or depth-two) subtree found by any backend.
 
-`formulations.md`, "Non-local move oracle": evaluate the rule with the target forced to 0 and
+`docs/formulations.md`, "Non-local move oracle": evaluate the rule with the target forced to 0 and
 to 1, keep the samples whose outcome depends on the target, label each with the target value
 that classifies it correctly, keep its original weight (so the subproblem's weighted error
 differs from the full rule's by a constant: exact for balanced accuracy), solve, splice. An

@@ -1,6 +1,6 @@
 """Depth-two rule shapes: an outer operator over terms, each an inner operator over literals.
 
-DNF is an Or of Ands, CNF an And of Ors (`formulations.md`, "Depth-two subtrees"). A shape names
+DNF is an Or of Ands, CNF an And of Ors (`docs/formulations.md`, "Depth-two subtrees"). A shape names
 what the depth-two formulation builds (`formulations.depth_two`) and what a depth-two non-local
 move puts at a node (`nonlocal_operators=["Or", "DNF"]`).
 """
