@@ -26,9 +26,9 @@ What it measures, printed as markdown:
    (1 = malignant) and with the paper's apparent convention (1 = benign, sklearn's target), since a
    label flip maps f <-> ~f, Or <-> ~Or and And <-> ~And.
 
-Run (full benchmark, ~25 min on one core; output in benchmarks/results/bench_ilp.md):
+Run (full benchmark, ~25 min on one core; output in benchmarks/results/depth_one_ilp_operators_sizes.md):
 
-    cd /work/main && nohup .venv/bin/python benchmarks/bench_ilp.py > benchmarks/results/bench_ilp.md 2> /tmp/bench_ilp.log &
+    cd /work/main && nohup .venv/bin/python benchmarks/bench_ilp.py > benchmarks/results/depth_one_ilp_operators_sizes.md 2> /tmp/bench_ilp.log &
 
 Quick run (seconds):
 

@@ -7,7 +7,7 @@ alternated `--repeats` times. Prints wall and CPU seconds per way, their ratio, 
 problems both found the same objective (all of them, unless a solve stopped at its wall-clock
 time limit at a different point).
 
-    .venv/bin/python benchmarks/bench_interruptible.py --output benchmarks/results/bench_interruptible.md
+    .venv/bin/python benchmarks/bench_interruptible.py --output benchmarks/results/interruptible_highs_overhead.md
 """
 
 from __future__ import annotations

@@ -371,7 +371,7 @@ def parse_args(argv=None):
     parser.add_argument("--n-jobs", type=int, default=1, help="joblib workers")
     parser.add_argument("--dask-scheduler", default=None, help="run the tasks on this Dask scheduler instead")
     parser.add_argument("--data-dir", default=None, help="folder of the dataset files (see load_dataset)")
-    parser.add_argument("--out", default=str(RESULTS), help="folder for pareto.csv, bench_pareto.md, pareto.png")
+    parser.add_argument("--out", default=str(RESULTS), help="folder for pareto_frontier.csv, .md and .png")
     parser.add_argument("--note", default="", help="text put at the top of the markdown (e.g. what was reduced)")
     parser.add_argument("--quick", action="store_true",
                         help="tiny run: 2 splits of parkinsons, complexities 3 5, 2 x 50 iterations, 1 literal")
@@ -425,7 +425,7 @@ def main(argv=None):
                        args.depths, args.nonlocal_datasets)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    csv_path = out / "pareto.csv"
+    csv_path = out / "pareto_frontier.csv"
     client = None
     if args.dask_scheduler:
         from distributed import Client
@@ -448,9 +448,9 @@ def main(argv=None):
     if client is not None:
         client.close()
     write_csv(rows, csv_path)
-    write_markdown(rows, out / "bench_pareto.md", describe(args, settings, time.perf_counter() - start))
-    write_plot(rows, out / "pareto.png")
-    print((out / "bench_pareto.md").read_text())
+    write_markdown(rows, out / "pareto_frontier.md", describe(args, settings, time.perf_counter() - start))
+    write_plot(rows, out / "pareto_frontier.png")
+    print((out / "pareto_frontier.md").read_text())
 
 
 if __name__ == "__main__":

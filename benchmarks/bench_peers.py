@@ -30,9 +30,9 @@ Run (about 20 minutes on two busy cores; `python` is the project's .venv/bin/pyt
 
     python benchmarks/bench_peers.py --peers-python /work/peers-venv/bin/python
 
-It writes `results/bench_peers.csv` (one row per fit), `results/bench_peers.md` (mean ± std over
+It writes `results/peers.csv` (one row per fit), `results/peers.md` (mean ± std over
 the splits per method and setting, and per dataset whether rule_cv is dominated and by what) and
-`results/bench_peers.png` (one Pareto panel per dataset).
+`results/peers.png` (one Pareto panel per dataset); `--out` changes the path and stem.
 """
 
 from __future__ import annotations
@@ -228,7 +228,7 @@ def main(argv=None):
     parser.add_argument("--n-jobs", type=int, default=None, help="joblib workers of RuleClassifierCV's folds")
     parser.add_argument("--peers-python", default=None, help="Python of the peers' virtual environment")
     parser.add_argument("--data-dir", default=None)
-    parser.add_argument("--out", type=Path, default=RESULTS / "bench_peers")
+    parser.add_argument("--out", type=Path, default=RESULTS / "peers")
     args = parser.parse_args(argv)
     rows = []
     csv = args.out.with_suffix(".csv")

@@ -54,7 +54,7 @@ The issue's full protocol (many hours here):
 Run (the recorded results, ~40 min on a loaded 2-core machine):
 
     cd /work/main && nohup .venv/bin/python benchmarks/bench_qubo.py \
-        > benchmarks/results/bench_qubo.md 2> /tmp/bench_qubo.log &
+        > benchmarks/results/qubo_compile_and_sampler_quality.md 2> /tmp/bench_qubo.log &
 
 Quick run (under a minute):
 

@@ -11,7 +11,7 @@ the oracle counts. Fresh joblib workers are started for each fit and shut down a
 their CPU time is reaped into RUSAGE_CHILDREN and worker start-up is part of the measured fit.
 
 Run (the full stress run; `--max-rows` takes a stratified random slice, for tests):
-    nohup .venv/bin/python benchmarks/bench_stress.py --output benchmarks/results/bench_stress.md &
+    nohup .venv/bin/python benchmarks/bench_stress.py --output benchmarks/results/stress_direct_marketing.md &
 """
 
 from __future__ import annotations

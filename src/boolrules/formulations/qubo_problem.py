@@ -31,8 +31,8 @@ PENALTY_MODES = ("sufficient", "calibrated")
 # The calibrated penalty multipliers by eta, per unit mean sample weight (`calibrated_penalties`):
 # the best cells of the grid in benchmarks/bench_qubo.py section 2 (6 subproblems of 100 Breast
 # Cancer rows, Or and AtLeast, m' = 4, sa 10 reads x 1000 sweeps, lowest mean excess of the decoded
-# objective over the HiGHS optimum; benchmarks/results/bench_qubo.md). Read-only: other weights are
-# passed explicitly as `penalty={"soft": .., "hard": ..}`.
+# objective over the HiGHS optimum; benchmarks/results/qubo_compile_and_sampler_quality.md).
+# Read-only: other weights are passed explicitly as `penalty={"soft": .., "hard": ..}`.
 CALIBRATED = MappingProxyType({True: Penalties(soft=1.01, hard=1.0), False: Penalties(soft=1.0, hard=0.5)})
 
 
