@@ -2,6 +2,7 @@
 
 import dataclasses
 import gzip
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -127,25 +128,36 @@ def test_environment_variable(tmp_path, monkeypatch):
     assert str(tmp_path / "parkinsons.data.gz") in str(error.value)
 
 
-def test_default_places(tmp_path, monkeypatch):
+def test_default_place_is_the_package(tmp_path, monkeypatch):
+    """Without data_dir or $BOOLRULES_DATA the files come from the package, wherever the work is."""
     monkeypatch.delenv("BOOLRULES_DATA", raising=False)
     monkeypatch.chdir(tmp_path)
-    repo_root = Path(datasets.__file__).resolve().parents[2]
-    assert datasets._data_dirs(None) == [
-        tmp_path.parent / "shared" / "datasets",
-        tmp_path / "shared" / "datasets",
-        repo_root.parent / "shared" / "datasets",
-    ]
-    assert load_dataset("parkinsons").X.shape[0] == 195  # found next to the repository
+    assert datasets._data_dir(None) == Path(datasets.__file__).parent / "data"
+    assert load_dataset("parkinsons").X.shape[0] == 195
 
 
-def test_missing_file_lists_every_place(tmp_path, monkeypatch):
+def test_missing_file_names_its_place(tmp_path, monkeypatch):
     monkeypatch.delenv("BOOLRULES_DATA", raising=False)
-    monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match="BOOLRULES_DATA") as error:
         datasets._find_file("no-such-file.csv.gz", None)
-    for place in datasets._data_dirs(None):
-        assert str(place / "no-such-file.csv.gz") in str(error.value)
+    assert str(datasets.BUNDLED / "no-such-file.csv.gz") in str(error.value)
+
+
+def sources_table(section):
+    """The rows of a table in SOURCES.md's `section`, as lists of cells."""
+    text = (datasets.BUNDLED / "SOURCES.md").read_text().split(f"## {section}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.strip("|").split("|") for line in text.splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in row] for row in rows[2:]]  # no header, no rule below it
+
+
+def test_bundled_files_are_the_ones_sources_describes():
+    """Every file the readers name is shipped, with the sha256 SOURCES.md records (of the .gz and of its content)."""
+    checksums = {name: (packed, unpacked) for name, packed, unpacked in sources_table("sha256")}
+    assert set(checksums) == {filename for filename, _ in datasets._READERS.values()}
+    for name, (packed, unpacked) in checksums.items():
+        content = (datasets.BUNDLED / name).read_bytes()
+        assert hashlib.sha256(content).hexdigest() == packed, name
+        assert hashlib.sha256(gzip.decompress(content)).hexdigest() == unpacked, name
 
 
 # CSV files

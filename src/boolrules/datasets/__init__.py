@@ -1,9 +1,9 @@
 """Load the paper's benchmark datasets (Table 3), or any labelled CSV file, as 0/1 matrices with
 readable feature names.
 
-Breast Cancer comes from scikit-learn; the other seven are the gzipped files described in
-``shared/datasets/SOURCES.md``, found through ``data_dir``, the ``BOOLRULES_DATA`` environment
-variable, or a ``shared/datasets`` folder next to the working directory or the repository.
+Breast Cancer comes from scikit-learn; the other seven are gzipped files shipped in the package
+(``boolrules/datasets/data``; their origins, licences and checksums are in ``SOURCES.md`` there).
+``data_dir`` or the ``BOOLRULES_DATA`` environment variable names another folder to read them from.
 ``load_csv`` reads a CSV file with a header row and a label column. Rows with missing values are
 dropped before binarizing, as in the paper (Section 6.2), or kept with ``missing="indicator"``, which
 gives each column with missing values a ``name is missing`` feature (``QuantileBinarizer``'s option).
@@ -13,6 +13,7 @@ features on Breast Cancer, as its Table 2 counts them).
 
 import os
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +33,9 @@ DATASETS = (
     "direct_marketing",
     "credit_card_default",
 )
+
+# The seven files of SOURCES.md, as installed with the package (a real folder: the package is not zipped).
+BUNDLED = Path(str(resources.files(__name__) / "data"))
 
 _GERMAN_COLUMNS = [
     "checking_status", "duration", "credit_history", "purpose", "credit_amount",
@@ -183,30 +187,23 @@ def _some(values: list, limit: int = 10) -> str:
 
 
 def _find_file(filename, data_dir):
-    """Return the path of ``filename`` in the first data folder that has it."""
-    places = _data_dirs(data_dir)
-    for place in places:
-        if (place / filename).is_file():
-            return place / filename
-    looked = ", ".join(str(place / filename) for place in places)
-    raise FileNotFoundError(
-        f"dataset file {filename!r} not found; looked in: {looked}. "
-        "Pass data_dir=... or set the BOOLRULES_DATA environment variable to its folder."
-    )
+    """Return the path of ``filename`` in the data folder (``_data_dir``)."""
+    path = _data_dir(data_dir) / filename
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"dataset file {filename!r} not found; looked in: {path}. "
+            "Pass data_dir=... or set the BOOLRULES_DATA environment variable to its folder."
+        )
+    return path
 
 
-def _data_dirs(data_dir):
-    """Where to look: ``data_dir``, else ``$BOOLRULES_DATA``, else ``shared/datasets`` nearby."""
+def _data_dir(data_dir):
+    """Where to look: ``data_dir``, else ``$BOOLRULES_DATA``, else the files shipped in the package."""
     if data_dir is not None:
-        return [check_path(data_dir, "data_dir")]
+        return check_path(data_dir, "data_dir")
     if os.environ.get("BOOLRULES_DATA"):
-        return [Path(os.environ["BOOLRULES_DATA"])]
-    repo_root = Path(__file__).resolve().parents[2]  # src/boolrules/datasets.py -> repository
-    return [
-        Path.cwd().parent / "shared" / "datasets",
-        Path.cwd() / "shared" / "datasets",
-        repo_root.parent / "shared" / "datasets",
-    ]
+        return Path(os.environ["BOOLRULES_DATA"])
+    return BUNDLED
 
 
 def _credit_risk(path):
