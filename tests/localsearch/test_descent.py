@@ -6,12 +6,14 @@ import pytest
 
 from boolrules.localsearch import RuleClassifier
 from boolrules.localsearch.annealing import RuleScorer, anneal
+from boolrules.localsearch import annealing, descent
 from boolrules.localsearch.descent import descend, neighbours
 from boolrules.localsearch.moves import LocalMoves, SearchSpace
 from boolrules.localsearch.scan import INSERT, REPLACE, LiteralScan
 from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, Literal, Operator
 
 from ..planted import planted
+from .test_budget import MODULES, Clock
 from .test_scan import noisy_data, random_rules
 
 ALL = tuple(OPERATORS.values())
@@ -77,12 +79,19 @@ def test_quench_finds_the_operator_swap_the_annealing_missed():
     assert (rule.evaluate(X) == truth.evaluate(X)).all()
 
 
-def test_descent_stops_at_its_deadline():
+def test_descent_stops_at_its_deadline(monkeypatch):
+    """The deadline is read between steps: on a clock of one tick a reading, a deadline 2.5 ticks away
+    allows two of the four steps to this start's local optimum, one already passed none."""
     X, y = noisy_data(200, 5, seed=3)
     scorer = RuleScorer(BitMatrix(X), y)
     space = SearchSpace(5, ALL, max_complexity=7)
     start = next(random_rules(space, seed=9, count=1))
-    assert descend(scorer, space, start, scorer.objective(start)[1], until=time.monotonic())[3] == 0
+    objective = scorer.objective(start)[1]
+    assert descend(scorer, space, start, objective)[3] == 4
+    assert descend(scorer, space, start, objective, until=time.monotonic())[3] == 0
+    clock = Clock()
+    monkeypatch.setattr(descent, "time", clock)
+    assert descend(scorer, space, start, objective, until=clock.now + 2.5 * clock.tick)[3] == 2
 
 
 def test_starts_report_what_the_quench_added():
@@ -109,9 +118,23 @@ def test_classifier_quench_option():
     assert np.all([s.objective >= s.annealed_objective for s in on.starts_])
 
 
-def test_quench_keeps_a_budgeted_fit_on_time():
+def test_quench_keeps_a_budgeted_fit_on_time(monkeypatch):
+    """On a scripted clock, a budgeted fit whose starts quench ends within its budget: each start's
+    schedule ends early enough to leave its quench time, and the quench is given the start's
+    deadline (at which it stops: test_descent_stops_at_its_deadline)."""
+    clock = Clock()
+    for module in MODULES:
+        monkeypatch.setattr(module, "time", clock)
+    quenches = []
+
+    def spied(scorer, space, rule, objective, until=None):
+        quenches.append((clock.now, until))
+        return descend(scorer, space, rule, objective, until)
+
+    monkeypatch.setattr(annealing, "descend", spied)
     X, y = noisy_data(3000, 20, seed=0)
-    clf = RuleClassifier(num_starts=2, num_iterations=None, time_budget=1.0, random_state=0, binarizer=None)
-    started = time.perf_counter()
-    clf.fit(X, y)
-    assert time.perf_counter() - started < 1.5
+    began = clock.now
+    clf = RuleClassifier(num_starts=2, num_iterations=None, time_budget=1.0, random_state=0, binarizer=None).fit(X, y)
+    assert len(quenches) == 2
+    assert all(until is not None and began < called < until <= began + 1.0 + 0.01 for called, until in quenches)
+    assert clf.fit_seconds_ <= 1.0 + 0.01
