@@ -1,13 +1,15 @@
-"""Rules nested 100,000 operators deep (issue 15): every operation whose output grows with the size
-works at that depth without recursion, matching a reference computed level by level; the ones whose
-output grows as the depth squared (walk, describe, explain, graphs) or whose target language caps
-nesting (Python, SQL) refuse clearly instead of raising RecursionError."""
+"""Rules nested far deeper than Python recurses (issue 15): every operation whose output grows with
+the size works at that depth without recursion, matching a reference computed level by level; the
+ones whose output grows as the depth squared (walk, describe, explain, graphs) or whose target
+language caps nesting (Python, SQL) refuse clearly instead of raising RecursionError. simplify's
+time on long chains is checked by the work it does (calls counted) at one depth and at twice it."""
 
 from __future__ import annotations
 
 import json
 import pickle
 import sqlite3
+import sys
 
 import numpy as np
 import pandas as pd
@@ -36,7 +38,10 @@ from .errors import assert_raises_clearly
 from .reference import operator_output
 
 NUM_FEATURES = 30
-DEEP = 100_000
+# Recursion fails far below this (sys.getrecursionlimit() is 1000): with SHALLOW_DEPTH raised so that
+# str, evaluate and simplify recurse, they raise RecursionError from depth 350, 250 and 500; json.loads
+# and pickling nested dicts from about 500. Deeper than MAX_WALK_DEPTH and SQL_MAX_DEPTH, for refusals.
+DEEP = 5_000
 X = np.random.default_rng(1).integers(0, 2, (6, NUM_FEATURES), dtype=np.uint8)
 NAMES = [f"x{i} >= {i}" if i % 3 else f"flag, {i}" for i in range(NUM_FEATURES)]
 
@@ -62,6 +67,36 @@ def chain(depth: int, seed: int = 0):
 @pytest.fixture(scope="module")
 def deep():
     return chain(DEEP)
+
+
+@pytest.fixture(scope="module")
+def past_walk_limit():
+    return chain(MAX_WALK_DEPTH + 1)[0]
+
+
+class _OverBudget(BaseException):  # not an Exception, so no `except Exception` in the code swallows it
+    pass
+
+
+def work(fn, budget: int | None = None):
+    """`fn()` and the number of Python and built-in function calls and returns it made: a measure of
+    its time that does not depend on the machine. Past `budget`, `fn` is stopped and the test fails."""
+    events = 0
+
+    def count(frame, event, arg):
+        nonlocal events
+        events += 1
+        if budget is not None and events > budget:
+            raise _OverBudget
+
+    sys.setprofile(count)
+    try:
+        result = fn()
+    except _OverBudget:
+        pytest.fail(f"more than {budget} calls: the work grows faster than the depth")
+    finally:
+        sys.setprofile(None)
+    return result, events
 
 
 def test_size_and_depth(deep):
@@ -150,19 +185,18 @@ def test_walk_describe_explain_graph_up_to_their_limit():
     lambda rule: rule.walk(), lambda rule: describe(rule), lambda rule: explain(rule, X[0]),
     lambda rule: rule.to_graph(),
 ], ids=["walk", "describe", "explain", "graph"])
-def test_walk_describe_explain_graph_refuse_deeper_rules(deep, call):
+def test_walk_describe_explain_graph_refuse_deeper_rules(deep, past_walk_limit, call):
     rule, _ = deep
     assert_raises_clearly(ValueError, lambda: call(rule), "depth", str(MAX_WALK_DEPTH))
-    assert_raises_clearly(ValueError, lambda: call(chain(MAX_WALK_DEPTH + 1)[0]), "depth")
+    assert_raises_clearly(ValueError, lambda: call(past_walk_limit), "depth")
 
 
-def test_python_export_up_to_its_limit():
+def test_python_export_up_to_its_limit(deep):
     rule, truth = chain(40)
     scope = {}
     exec(export_rule(rule, "python", NAMES), scope)
     assert [scope["rule"](dict(zip(NAMES, row))) for row in X] == truth.tolist()
-    for depth in (150, PYTHON_MAX_DEPTH + 1, DEEP):  # 150: Python's parser refuses it, PYTHON_MAX_DEPTH + 1: we do
-        deep_rule = chain(depth)[0]
+    for deep_rule in (chain(150)[0], chain(PYTHON_MAX_DEPTH + 1)[0], deep[0]):  # 150: Python's parser refuses it,
         assert_raises_clearly(ValueError, lambda: export_rule(deep_rule, "python", NAMES), "Python", "deep")
 
 
@@ -191,29 +225,55 @@ def test_parse_reads_deep_text_and_refuses_unclosed_deep_text():
     assert_raises_clearly(ValueError, lambda: parse("AtLeast3(" * 50 + "f0" + ")" * 50), "AtLeast", "k=3")
 
 
-def test_simplify_of_long_or_and_chains_is_linear():
-    """A chain of 100,000 Or (or And) in Or: spliced into one node before rewriting (rewriting level
-    by level rebuilt the growing node each time, cubic before complements were found by hashing:
-    depth 1000 took 90 s)."""
-    for cls in (Or, And):
-        rule = Literal(0)
-        for i in range(1, DEEP):
-            rule = cls(rule, Literal(i, negated=i % 2 == 1))
-        canonical = simplify(rule)
-        assert type(canonical) is cls and len(canonical.subrules) == DEEP
+def or_chain(cls, depth: int, first: int):
+    """`cls(cls(...cls(f[first], ~f[first+1])..., f[first+depth-1])`: literals alternately negated."""
+    rule = Literal(first)
+    for i in range(1, depth):
+        rule = cls(rule, Literal(first + i, negated=i % 2 == 1))
+    return rule
+
+
+@pytest.mark.parametrize("cls", [Or, And])
+def test_simplify_of_long_or_and_chains_is_linear(cls):
+    """A chain of Or (or And) in Or: spliced into one node before rewriting (rewriting level by level
+    rebuilt the growing node each time, cubic before complements were found by hashing: depth 1000
+    took 90 s). Twice as deep is twice the work (cubic: eight times), on chains past SHALLOW_DEPTH
+    over distinct literals (so nothing the first simplify cached helps the second)."""
+    calls = []
+    for depth, first in ((150, 0), (300, 150)):
+        rule = or_chain(cls, depth, first)
+        canonical, events = work(lambda: simplify(rule), 3 * calls[0] if calls else None)
+        calls.append(events)
+        assert type(canonical) is cls and len(canonical.subrules) == depth
         assert canonical.literals() == rule.literals()
         assert simplify(canonical) == canonical
-        assert simplify(cls(rule, ~Literal(0))) == (One() if cls is Or else Zero())  # f0 and ~f0 meet
+        assert simplify(cls(rule, ~Literal(first))) == (One() if cls is Or else Zero())  # f and ~f meet
+    assert calls[1] <= 3 * calls[0], calls
 
 
-def test_simplify_of_an_alternating_chain_is_fast():
-    """And(Or(..., a), b) 20,000 deep: each level's negations rebuilt copies of the rule below, and
-    comparing them walked it to its leaves (10,000 deep took about a minute); canonical rules are
-    now kept as one object per value, so a comparison stops at identical sub-rules."""
-    rule, truth = Literal(0), X[:, 0].astype(bool)
-    for i in range(20_000):
-        a, b = 1 + i % (NUM_FEATURES - 1), 1 + (i + 7) % (NUM_FEATURES - 1)
-        rule, truth = And(Or(rule, Literal(a)), ~Literal(b)), (truth | (X[:, a] == 1)) & (X[:, b] == 0)
-    canonical = simplify(rule)
-    np.testing.assert_array_equal(canonical.evaluate(X), truth)
-    assert simplify(canonical) == canonical
+WIDE = np.random.default_rng(2).integers(0, 2, (6, 2 * NUM_FEATURES), dtype=np.uint8)
+
+
+def alternating_chain(levels: int, first: int):
+    """`And(Or(..., a), ~b)` `levels` times over the literals from `first` (a and b cycle through 29
+    of them), and its truth on the rows of `WIDE`, computed level by level."""
+    rule, truth = Literal(first), WIDE[:, first].astype(bool)
+    for i in range(levels):
+        a, b = first + 1 + i % (NUM_FEATURES - 1), first + 1 + (i + 7) % (NUM_FEATURES - 1)
+        rule, truth = And(Or(rule, Literal(a)), ~Literal(b)), (truth | (WIDE[:, a] == 1)) & (WIDE[:, b] == 0)
+    return rule, truth
+
+
+def test_simplify_of_an_alternating_chain_is_linear():
+    """And(Or(..., a), b): each level's negations rebuilt copies of the rule below, and comparing
+    them walked it to its leaves (10,000 deep took about a minute; the work at 300 levels was 3.5
+    times that at 150); canonical rules are now kept as one object per value, so a comparison stops
+    at identical sub-rules, and twice the levels is twice the work."""
+    calls = []
+    for levels, first in ((150, 0), (300, NUM_FEATURES)):
+        rule, truth = alternating_chain(levels, first)
+        canonical, events = work(lambda: simplify(rule), 3 * calls[0] if calls else None)
+        calls.append(events)
+        np.testing.assert_array_equal(canonical.evaluate(WIDE), truth)
+        assert simplify(canonical) == canonical
+    assert calls[1] <= 3 * calls[0], calls

@@ -23,16 +23,20 @@ from .strategies import NUM_FEATURES, rules
 matplotlib.use("Agg")
 
 
-def completions(x, fixed):
-    """Every 0/1 row that agrees with `x` on the features in `fixed`."""
-    free = [j for j in range(len(x)) if j not in set(fixed)]
+def completions(x, fixed, features=None):
+    """Every 0/1 row that agrees with `x` on the features in `fixed` and on those not in `features`
+    (default: all of them)."""
+    free = [j for j in (range(len(x)) if features is None else sorted(features)) if j not in set(fixed)]
     rows = np.tile(np.asarray(x, np.uint8), (2 ** len(free), 1))
     rows[:, free] = list(itertools.product((0, 1), repeat=len(free)))
     return rows
 
 
 def forces(rule, x, fixed, prediction) -> bool:
-    return bool((reference_evaluate(rule, completions(x, fixed)) == prediction).all())
+    """Does `rule` give `prediction` on every row that agrees with `x` on `fixed`? Only the rule's own
+    features are varied: its value depends on no other (an estimator's rule uses a few of many)."""
+    rows = completions(x, fixed, {lit.index for lit in rule.literals()})
+    return bool((reference_evaluate(rule, rows) == prediction).all())
 
 
 samples = st.lists(st.integers(0, 1), min_size=NUM_FEATURES, max_size=NUM_FEATURES)
@@ -59,7 +63,6 @@ def test_each_node_is_reported_as_it_evaluates(rule, x):
     e = explain(rule, x)
     row = np.array([x])
     fixed = [lit.index for lit in e.reason]
-    rows = completions(x, fixed)
     assert [n.path for n in e.nodes] == [path for path, _ in rule.walk()]
     for report, (path, node) in zip(e.nodes, rule.walk()):
         assert report.holds == bool(reference_evaluate(node, row)[0])
@@ -70,7 +73,8 @@ def test_each_node_is_reported_as_it_evaluates(rule, x):
             meets = {">=": int.__ge__, "<": int.__lt__, "<=": int.__le__, ">": int.__gt__, "==": int.__eq__,
                      "!=": int.__ne__}[comparison](report.true_count, int(k))
             assert meets == report.holds
-        # decided: the reason alone gives it its value, the same on every completion
+        # decided: the reason alone gives it its value, the same on every completion (of its own features)
+        rows = completions(x, fixed, {lit.index for lit in node.literals()})
         assert report.decided == (reference_evaluate(node, rows) == report.holds).all()
         assert report.in_reason == (isinstance(node, Literal) and node.index in fixed)
     assert e.nodes[0].decided
