@@ -12,6 +12,7 @@ the tracker then prints "leaked semaphore objects" warnings; a task replaces tha
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import threading
 from contextlib import contextmanager
@@ -26,8 +27,12 @@ def watch_parent(parent: int) -> threading.Event | None:
     """In a child of the process `parent` (a pid), a daemon thread that ends this process
     (`os._exit`) once `parent` is gone; setting the returned Event stops the watch. None (no
     watch) in `parent` itself, or where `parent` is not this process's parent (a thread pool, a
-    remote worker), since only a child knows its parent died without racing pid reuse."""
+    remote worker), since only a child knows its parent died without racing pid reuse; but a loky
+    worker (joblib's processes, children of the process that asked for them) whose parent is
+    already gone as its task begins ends at once."""
     if os.getppid() != parent:
+        if parent != os.getpid() and multiprocessing.current_process().name.startswith("LokyProcess"):
+            os._exit(1)  # reparented before the task began: the parent died, nobody will read our results
         return None
     stop = threading.Event()
 
