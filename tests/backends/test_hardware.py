@@ -1,5 +1,6 @@
 """What a QUBO asks of the hardware: sizes against each backend's limit, and the embedding check."""
 
+import functools
 import itertools
 
 import dimod
@@ -14,8 +15,11 @@ from boolrules.backends.hardware import (
     embedding_report,
     hardware_report,
 )
+from boolrules.formulations import depth_one
+from boolrules.rules import Literal, Or
 
 from ..errors import assert_raises_clearly
+from ..planted import planted
 
 
 def complete(n: int) -> dimod.BinaryQuadraticModel:
@@ -54,8 +58,14 @@ def test_a_qpu_needs_a_coupler_per_interaction():
 
 
 @pytest.mark.parametrize("topology", list(QPU_TOPOLOGIES))
-def test_an_embedding_is_found_and_a_seed_repeats_it(topology, or_problem):
-    qubo = or_problem.to_qubo(eta=False, penalty="calibrated")
+def test_an_embedding_is_found_and_a_seed_repeats_it(topology, monkeypatch):
+    """A 20-variable QUBO (12 rows x 4 features) still needs chains of 2-3 qubits, so the seed matters;
+    the QPU graph is built once (building it is most of a report's time)."""
+    from boolrules.backends import dwave
+
+    monkeypatch.setattr(dwave, "MockQpu", functools.lru_cache(dwave.MockQpu))
+    qubo = depth_one(*planted(Or(Literal(0), Literal(3)), 12, 4), "Or", max_num_literals=2).to_qubo(
+        eta=False, penalty="calibrated")
     first = embedding_report(qubo.bqm, topology, seed=3, timeout=30)
     assert first["found"] is True and first["reason"] is None
     assert qubo.num_variables <= first["qubits"] and 1 <= first["max_chain"] <= first["qubits"]

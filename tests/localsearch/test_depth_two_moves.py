@@ -22,11 +22,11 @@ DNF_TRUTH = Or(And(Literal(0), Literal(1)), And(Literal(2), ~Literal(3)))
 CNF_TRUTH = And(Or(Literal(0), Literal(1)), Or(~Literal(2), Literal(3)))
 
 
-def make_oracle(X, y, max_complexity=7, max_depth=None, operators=ALL, seed=0):
+def make_oracle(X, y, max_complexity=7, max_depth=None, operators=ALL, seed=0, max_samples=1000):
     space = SearchSpace(X.shape[1], ALL, max_complexity, max_depth)
     return NonLocalOracle(
         BitMatrix(X), X, y, balanced_sample_weight(y), space, get_backend("highs"),
-        operators=operators, max_samples=1000, time_limit=10.0, rng=random.Random(seed),
+        operators=operators, max_samples=max_samples, time_limit=10.0, rng=random.Random(seed),
     )
 
 
@@ -91,7 +91,9 @@ def test_every_depth_two_move_is_valid(seed):
     rng = random.Random(seed)
     X, y = planted(DNF_TRUTH, 80, 6, seed=seed)
     max_complexity, max_depth = rng.choice([(7, None), (9, 3), (6, 2)])
-    oracle = make_oracle(X, y, max_complexity, max_depth, operators=(SHAPES["DNF"], SHAPES["CNF"]), seed=seed)
+    # 30 rows per subproblem: validity is about the budget; HiGHS took seconds on some depth-two subproblems of 80
+    oracle = make_oracle(X, y, max_complexity, max_depth, operators=(SHAPES["DNF"], SHAPES["CNF"]), seed=seed,
+                         max_samples=30)
     for _ in range(4):
         rule = random_rule(oracle.space, rng)
         new = oracle.propose(rule)
