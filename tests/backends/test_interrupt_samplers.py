@@ -17,7 +17,7 @@ INTERRUPTED_SAMPLING = textwrap.dedent("""
 
     X = np.random.default_rng(0).integers(0, 2, (400, 30), dtype=np.uint8)
     problem = depth_one(X, (X[:, 0] | X[:, 1]).astype(np.uint8), "AtLeast", max_num_literals=8)
-    options = {"sa": {"num_reads": 200_000, "num_sweeps": 1_000}, "tabu": {"num_reads": 4, "timeout": 600_000}}
+    options = {"sa": {"num_reads": 20_000, "num_sweeps": 10_000}, "tabu": {"num_reads": 4, "timeout": 600_000}}
     backend = get_backend(sys.argv[1], seed=1, **options[sys.argv[1]])
     threading.Timer(2, os.kill, (os.getpid(), signal.SIGINT)).start()
     try:
@@ -35,7 +35,7 @@ INTERRUPTED_SAMPLING = textwrap.dedent("""
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sa", "tabu"])
 def test_ctrl_c_stops_a_sampler_at_once(backend):
-    """SIGINT 2 s into a solve of hours (sa: 200,000 reads of 1,000 sweeps; tabu: 4 reads of 10 minutes): the solve
+    """SIGINT 2 s into a solve of hours (sa: 20,000 reads of 10,000 sweeps; tabu: 4 reads of 10 minutes): the solve
     raises KeyboardInterrupt, not after its sampling (the child ends at all within its safety timeout);
     sa (which takes an interrupt function) stops sampling after its current read (the child waits for
     its sampling thread to end), tabu's reads end in the background (the CLI exits meanwhile)."""
