@@ -275,7 +275,7 @@ def test_workers_end_when_their_parent_is_killed(kind):
     try:
         word, imports = child.stdout.readline().split()
         assert word == "fitting"
-        busy = 2 * float(imports) + 1  # CPU seconds that put a worker past its imports, into its task, on any load
+        busy = 1.25 * float(imports) + 0.5  # CPU seconds that put a worker past its imports (the same as the child's), into its task
         started = time.monotonic()
         while True:  # both workers that far into their task
             workers = [p for p in psutil.Process(child.pid).children() if "LokyProcess" in " ".join(p.cmdline())]
