@@ -590,6 +590,29 @@ def test_console_script_help():
         assert command in completed.stdout
 
 
+def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
+    """cli.py copies what its parser offers from the library, so `--help` imports none of it: each
+    copy equals the value it copies (and the parser's defaults are Python's: the tests below)."""
+    from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
+    from boolrules.backends.sampler import MAX_SEED
+    from boolrules.formulations.preselection import FEATURE_SCORES
+    from boolrules.formulations.qubo_problem import PENALTY_MODES
+    from boolrules.localsearch.oracle import POLICIES
+    from boolrules.metrics import METRICS
+    from boolrules.rules import OPERATORS, SHAPES
+
+    assert cli._MAX_SEED == MAX_SEED and cli._QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
+    for copy, value in [(cli._OPERATORS, OPERATORS), (cli._SHAPES, SHAPES), (cli._METRICS, METRICS),
+                        (cli._POLICIES, POLICIES), (cli._FEATURE_SCORES, FEATURE_SCORES),
+                        (cli._PENALTY_MODES, PENALTY_MODES), (cli._QPU_TOPOLOGIES, QPU_TOPOLOGIES),
+                        (cli._PROBLEM_FORMATS, PROBLEM_FORMATS), (cli._QUBO_FORMATS, QUBO_FORMATS)]:
+        assert copy == tuple(value)  # the names, in the library's order
+    python = cli.python_defaults()
+    assert cli._PROBLEM_DEFAULTS == {name: python[name] for name in cli._PROBLEM_DEFAULTS}
+    learner = cli._learner_defaults()
+    assert cli._LEARNER_DEFAULTS == {name: learner[name] for name in cli._LEARNER_DEFAULTS}
+
+
 def bad_toml(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[backend]\nname = "highs"\nnum_reads = 3\n')

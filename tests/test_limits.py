@@ -344,22 +344,47 @@ def test_ctrl_c_while_the_command_line_loads_is_an_interrupt():
     proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
                             preexec_fn=default_sigint)
     assert proc.stdout.readline() == b"loading\n"
-    time.sleep(0.3)  # into the imports of boolrules.cli and its dependencies (seconds long)
+    time.sleep(0.3)  # into the imports of the library the command runs (seconds long)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err.decode().strip() == "boolrules: interrupted"
 
 
 def test_import_boolrules_loads_no_dependency_stack():
+    """`import boolrules` in a fresh interpreter loads no dependency, and a subpackage is an attribute
+    on first use; the public names resolve (here, where the stack is loaded: resolving loads it)."""
+    import importlib
     import subprocess
     import sys
 
+    import boolrules
+
     code = ("import sys, boolrules; heavy = [m for m in ('numpy', 'sklearn', 'pandas', 'pyomo', 'dimod') "
-            "if m in sys.modules]; print(heavy); from boolrules import RuleClassifier, parse, load_problem; "
-            "print(set(dir(boolrules)) >= set(boolrules.__all__), boolrules.rules.Or.__name__)")
+            "if m in sys.modules]; print(heavy); print(boolrules.command.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": ":".join(sys.path)}).stdout.split("\n")
-    assert out[:2] == ["[]", "True Or"]
+    assert out[:2] == ["[]", "boolrules.command"]
+    assert set(dir(boolrules)) >= set(boolrules.__all__) and boolrules.rules.Or.__name__ == "Or"
+    for name in boolrules.__all__:  # through the module's __getattr__ even if an earlier use cached the name
+        value = boolrules.__getattr__(name)
+        assert value is getattr(boolrules, name) is getattr(importlib.import_module(f"boolrules.{boolrules._MODULES[name]}"), name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        boolrules.nothing
+
+
+def test_the_command_lines_help_and_usage_errors_load_no_dependency_stack():
+    """`boolrules --help`, a command's --help and a usage error parse without the library's imports
+    (seconds): the parser's choices and defaults are copies (checked in tests/test_cli.py)."""
+    import subprocess
+    import sys
+
+    code = ("import contextlib, io, sys; from boolrules.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            "    codes = [main(['--help']), main(['fit', '--help']), main(['solve', '--seed', '-1'])]\n"
+            "print(codes, [m for m in ('numpy', 'sklearn', 'pandas', 'pyomo', 'dimod') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": ":".join(sys.path)}).stdout
+    assert out.strip() == "[0, 0, 2] []"
 
 
 def test_depth_one_classifier_checks_a_backend_instances_time_limit_capability():

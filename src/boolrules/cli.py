@@ -16,31 +16,68 @@ from contextlib import contextmanager, nullcontext
 from inspect import Parameter, signature
 from pathlib import Path
 
-import numpy as np
-
-from .backends import Backend, backend_names
-from .backends.base import unseeded
-from .backends.config import backend_from_spec, load_backend, problem_caps
-from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
-from .backends.sampler import MAX_SEED
-from .datasets import DATASETS, Dataset, load_csv, load_dataset
-from .depth_one_classifier import DepthOneClassifier
-from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path
-from .formulations import DepthOneProblem, depth_one, depth_two
-from .formulations.preselection import FEATURE_SCORES, select_features
-from .formulations.qubo_problem import PENALTY_MODES
-from .localsearch.oracle import POLICIES
-from .metrics import METRICS, balanced_sample_weight, score_counts
-from .rules import OPERATORS, SHAPES
-from .sampling import subsample_rows
-
 __all__ = ["EXPORT_FORMATS", "build_parser", "main"]
+
+# The parser's choices and defaults, copied from the library so that building and running the parser
+# (`--help`, a usage error) imports none of it: numpy, scikit-learn, Pyomo and dimod take seconds to
+# load. A command imports them when it runs (`_load_library`). tests/test_cli.py checks every copy
+# against the library's value (its source is named beside each).
+_MAX_SEED = 2**31 - 1  # backends.sampler.MAX_SEED
+_OPERATORS = ("Or", "And", "AtLeast", "AtMost", "Choose")  # rules.OPERATORS
+_SHAPES = ("DNF", "CNF")  # rules.SHAPES
+_METRICS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "matthews_corrcoef",
+            "jaccard")  # metrics.METRICS
+_POLICIES = ("random", "gain", "sweep")  # localsearch.oracle.POLICIES
+_FEATURE_SCORES = ("error", "mutual_info")  # formulations.preselection.FEATURE_SCORES
+_PENALTY_MODES = ("sufficient", "calibrated")  # formulations.qubo_problem.PENALTY_MODES
+_QPU_TOPOLOGIES = ("pegasus", "zephyr")  # backends.hardware.QPU_TOPOLOGIES
+_QPU_EMBEDDING_TIMEOUT = 60  # backends.hardware.QPU_EMBEDDING_TIMEOUT
+_PROBLEM_FORMATS = ("lp", "mps", "ommx")  # formats.PROBLEM_FORMATS
+_QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "mtx", "ommx")  # formats.QUBO_FORMATS
+# python_defaults(), the options of the depth-one problem and of its QUBO
+_PROBLEM_DEFAULTS = {"operator": "AtLeast", "max_num_literals": 4, "min_num_literals": 0, "negated": False,
+                     "lam": 0.0, "max_samples": None, "max_features": None, "feature_score": "error",
+                     "eta": True, "penalty": "sufficient"}
+# _learner_defaults(), the options of `fit` and `explain`
+_LEARNER_DEFAULTS = {"max_complexity": 10, "max_depth": None, "operators": list(_OPERATORS),
+                     "metric": "balanced_accuracy", "num_starts": 20, "num_iterations": 2000, "time_budget": None,
+                     "lam": 0.0, "n_jobs": None, "max_samples": "auto", "nonlocal_time_limit": "auto",
+                     "nonlocal_time_share": 0.25, "nonlocal_policy": "random", "scan_moves": 0.0}
+
+
+def _load_library() -> None:
+    """Import what the commands use into this module (seconds), once the command line is parsed."""
+    global np, Backend, backend_names, unseeded, backend_from_spec, load_backend, problem_caps
+    global QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report, MAX_SEED
+    global DATASETS, Dataset, load_csv, load_dataset, DepthOneClassifier
+    global PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path, DepthOneProblem, depth_one, depth_two
+    global FEATURE_SCORES, select_features, PENALTY_MODES, POLICIES, METRICS, balanced_sample_weight
+    global score_counts, OPERATORS, SHAPES, subsample_rows
+
+    import numpy as np
+
+    from .backends import Backend, backend_names
+    from .backends.base import unseeded
+    from .backends.config import backend_from_spec, load_backend, problem_caps
+    from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
+    from .backends.sampler import MAX_SEED
+    from .datasets import DATASETS, Dataset, load_csv, load_dataset
+    from .depth_one_classifier import DepthOneClassifier
+    from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path
+    from .formulations import DepthOneProblem, depth_one, depth_two
+    from .formulations.preselection import FEATURE_SCORES, select_features
+    from .formulations.qubo_problem import PENALTY_MODES
+    from .localsearch.oracle import POLICIES
+    from .metrics import METRICS, balanced_sample_weight, score_counts
+    from .rules import OPERATORS, SHAPES
+    from .sampling import subsample_rows
+
 
 # `boolrules export --format` names: the model's formats as they are, the QUBO's too unless the
 # model has taken the name ("lp"), then with a "qubo-" prefix. Each maps to (what is written, format).
 EXPORT_FORMATS = {
-    **{fmt: ("model", fmt) for fmt in PROBLEM_FORMATS},
-    **{(f"qubo-{fmt}" if fmt in PROBLEM_FORMATS else fmt): ("qubo", fmt) for fmt in QUBO_FORMATS},
+    **{fmt: ("model", fmt) for fmt in _PROBLEM_FORMATS},
+    **{(f"qubo-{fmt}" if fmt in _PROBLEM_FORMATS else fmt): ("qubo", fmt) for fmt in _QUBO_FORMATS},
 }
 
 EPILOG = """exit status: 0 success, 1 a solver or backend failed at run time, 2 bad usage or bad input,
@@ -670,6 +707,9 @@ def python_defaults() -> dict:
     """The defaults of the depth-one problem and QUBO options, read from Python: `depth_one`'s
     (literal bounds, λ, preselection), `DepthOneClassifier`'s where `depth_one` has none (the
     operator, max_num_literals, max_samples) and `to_qubo`'s (η, penalties)."""
+    from .depth_one_classifier import DepthOneClassifier
+    from .formulations import DepthOneProblem, depth_one
+
     return {**DepthOneClassifier().get_params(), **_keyword_defaults(depth_one),
             **_keyword_defaults(DepthOneProblem.to_qubo)}
 
@@ -684,7 +724,7 @@ def _learner_defaults() -> dict:
 
 def _parents() -> dict[str, argparse.ArgumentParser]:
     """Option groups that several commands share."""
-    defaults = python_defaults()
+    defaults = _PROBLEM_DEFAULTS
     common = _Parser(add_help=False)
     common.add_argument("--json", action="store_true", help="print one JSON object")
     common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -705,7 +745,7 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--paper-layout", action="store_true",
                        help="keep constant and duplicate binary features, as the paper counts them (300 on "
                             "breast_cancer)")
-    group.add_argument("--seed", type=_bounded(int, 0, MAX_SEED), default=0, metavar="N",
+    group.add_argument("--seed", type=_bounded(int, 0, _MAX_SEED), default=0, metavar="N",
                        help="seeds the split, the row subset and the solvers (default: %(default)s)")
 
     split = _Parser(add_help=False)
@@ -714,7 +754,7 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
 
     problem = _Parser(add_help=False)
     group = problem.add_argument_group("depth-one problem")
-    group.add_argument("--operator", choices=list(OPERATORS), default=defaults["operator"],
+    group.add_argument("--operator", choices=list(_OPERATORS), default=defaults["operator"],
                        help="the rule's operator (default: %(default)s)")
     group.add_argument("--max-num-literals", type=_positive_int, default=defaults["max_num_literals"], metavar="N",
                        help="(default: %(default)s)")
@@ -730,7 +770,7 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
                        help="build the problem on the N best binary features by --feature-score, to fit a "
                             "size-limited backend; the rule names the original features (default: all; solve takes the "
                             "[problem] max_features of a .toml backend)")
-    group.add_argument("--feature-score", choices=FEATURE_SCORES, default=defaults["feature_score"],
+    group.add_argument("--feature-score", choices=_FEATURE_SCORES, default=defaults["feature_score"],
                        help="how --max-features ranks features: the weighted error of the feature alone, or its "
                             "mutual information with the label (default: %(default)s)")
 
@@ -738,7 +778,7 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group = qubo.add_argument_group("QUBO compilation")
     group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=defaults["eta"],
                        help="keep the error variables η (--no-eta: sample rows become soft penalties)")
-    group.add_argument("--penalty", choices=PENALTY_MODES, default=defaults["penalty"],
+    group.add_argument("--penalty", choices=_PENALTY_MODES, default=defaults["penalty"],
                        help="penalty weights (default: %(default)s)")
     return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
 
@@ -747,14 +787,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="boolrules", description=__doc__.split("\n\n")[0], epilog=EPILOG)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = _parents()
-    learner = _learner_defaults()
+    learner = {**_LEARNER_DEFAULTS, "operators": list(_LEARNER_DEFAULTS["operators"])}
 
     search = _Parser(add_help=False)  # the options of the search, which `explain` runs too
     search.add_argument("--max-complexity", type=_bounded(int, 3), default=learner["max_complexity"], help="(default: %(default)s)")
     search.add_argument("--max-depth", type=_bounded(int, 1), default=learner["max_depth"], help="(default: unbounded)")
-    search.add_argument("--operators", nargs="+", choices=list(OPERATORS), default=learner["operators"],
-                        metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
-    search.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
+    search.add_argument("--operators", nargs="+", choices=list(_OPERATORS), default=learner["operators"],
+                        metavar="OPERATOR", help=f"operators the rule may use ({', '.join(_OPERATORS)}; default: all)")
+    search.add_argument("--metric", choices=list(_METRICS), default=learner["metric"],
                         help="the score to maximise (default: %(default)s)")
     search.add_argument("--num-starts", type=_bounded(int, 1), default=learner["num_starts"], help="(default: %(default)s)")
     search.add_argument("--num-iterations", type=_iterations, default=learner["num_iterations"], metavar="N",
@@ -773,8 +813,8 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--max-samples", type=_samples, default=learner["max_samples"], metavar="N",
                         help="most rows in a non-local subproblem, or auto: the [problem] max_samples of a .toml "
                              "backend, else 400 on native and 100 on the others (default: %(default)s)")
-    search.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
-                        help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
+    search.add_argument("--nonlocal-shapes", nargs="+", choices=list(_SHAPES), default=[], metavar="SHAPE",
+                        help=f"depth-two non-local moves besides the operators ({', '.join(_SHAPES)}; a backend that "
                              "takes depth-two problems, such as highs)")
     search.add_argument("--nonlocal-time-limit", type=_call_limit, default=learner["nonlocal_time_limit"],
                         metavar="S", help="seconds per non-local solve, none for the backend's own, or auto: 1 s, "
@@ -782,7 +822,7 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--nonlocal-time-share", type=_bounded(float, 0, 1, open_low=True), default=learner["nonlocal_time_share"], metavar="F",
                         help="under --time-budget, the most of each start's time oracle calls may take "
                              "(default: %(default)s)")
-    search.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
+    search.add_argument("--nonlocal-policy", choices=_POLICIES, default=learner["nonlocal_policy"],
                         help="how a non-local move picks its node and operator (default: %(default)s)")
     search.add_argument("--scan-moves", type=_bounded(float, 0, 1), default=learner["scan_moves"], metavar="RATE",
                         help="share of local proposals that are literal scans (default: %(default)s)")
@@ -833,7 +873,7 @@ def build_parser() -> argparse.ArgumentParser:
                                          "block, the paper's variable count, nonzeros and coefficient range, and "
                                          "its QUBO's variables per block, largest bias and dynamic range.")
     group = inspect.add_argument_group("depth-two problem")
-    group.add_argument("--shape", choices=list(SHAPES), default=None,
+    group.add_argument("--shape", choices=list(_SHAPES), default=None,
                        help="inspect a depth-two problem of this shape instead (DNF: Or of Ands, CNF: And of Ors)")
     group.add_argument("--max-terms", type=_positive_int, default=2, metavar="N", help="(default: %(default)s)")
     group.add_argument("--max-literals-per-term", type=_positive_int, default=3, metavar="N",
@@ -842,10 +882,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="most nodes of the rule (default: no cap)")
     group.add_argument("--min-terms", type=_bounded(int, 0), default=0, metavar="N", help="(default: %(default)s)")
     group = inspect.add_argument_group("hardware")
-    group.add_argument("--embed", choices=list(QPU_TOPOLOGIES), default=None,
+    group.add_argument("--embed", choices=list(_QPU_TOPOLOGIES), default=None,
                        help="also search a minor embedding of the QUBO into a QPU graph of this topology "
                             "(minorminer, seeded with --seed)")
-    group.add_argument("--embed-timeout", type=_bounded(float, 0), default=QPU_EMBEDDING_TIMEOUT, metavar="S",
+    group.add_argument("--embed-timeout", type=_bounded(float, 0), default=_QPU_EMBEDDING_TIMEOUT, metavar="S",
                        help="seconds the embedding search may take (default: %(default)s, as the dwave-qpu backend)")
     inspect.set_defaults(func=_inspect)
 
@@ -885,6 +925,7 @@ def main(argv=None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
             return exc.code if isinstance(exc.code, int) else 2
+        _load_library()
         return args.func(args)
     except KeyboardInterrupt:
         print("boolrules: interrupted", file=sys.stderr)
