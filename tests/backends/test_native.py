@@ -77,8 +77,8 @@ def test_native_equals_highs_on_medium_instances(operator):
     rng = np.random.default_rng(OPERATORS.index(operator))
     n = 20 if operator == "Choose" else 40
     X = rng.integers(0, 2, (n, 12), dtype=np.uint8)
-    y = ((X[:, 0] + X[:, 3] + 1 - X[:, 5] >= 2) ^ (rng.random(n) < 0.15)).astype(np.uint8)
-    weights = rng.uniform(0.5, 2.0, n)
+    y = ((X[:, 0] + X[:, 3] + 1 - X[:, 5] >= 2) ^ (rng.random(n) < 0.1)).astype(np.uint8)  # And, AtLeast, AtMost:
+    weights = rng.uniform(0.5, 2.0, n)  # optima of 3 literals
     for negated in (False, True) if operator in ("Or", "And") else (False,):
         problem = depth_one(X, y, operator, max_num_literals=2 if operator == "Choose" else 3, min_num_literals=1,
                             sample_weight=weights, negated=negated, lam=0.01)
