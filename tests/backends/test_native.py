@@ -70,14 +70,16 @@ def test_the_search_alone_equals_brute_force(operator, exclusive, seed):
 
 @pytest.mark.parametrize("operator", OPERATORS)
 def test_native_equals_highs_on_medium_instances(operator):
-    """60 rows × 12 features (a planted rule with noise), up to 3 literals (Choose: 30 rows and 2
-    literals, whose ILP HiGHS takes a minute to prove at 60 rows): the same optimum as HiGHS."""
+    """40 rows × 12 features (a planted rule with noise), up to 3 literals (Choose: 20 rows and 2
+    literals, whose ILP HiGHS takes long to prove): the same optimum as HiGHS. (The time is HiGHS's.)
+    Negated only for Or and And: native takes a negated root by searching the complemented target
+    (problem.target), the same for every operator; the brute-force tests above negate every one."""
     rng = np.random.default_rng(OPERATORS.index(operator))
-    n = 30 if operator == "Choose" else 60
+    n = 20 if operator == "Choose" else 40
     X = rng.integers(0, 2, (n, 12), dtype=np.uint8)
-    y = ((X[:, 0] + X[:, 3] + 1 - X[:, 5] >= 2) ^ (rng.random(n) < 0.15)).astype(np.uint8)
-    weights = rng.uniform(0.5, 2.0, n)
-    for negated in (False, True):
+    y = ((X[:, 0] + X[:, 3] + 1 - X[:, 5] >= 2) ^ (rng.random(n) < 0.1)).astype(np.uint8)  # And, AtLeast, AtMost:
+    weights = rng.uniform(0.5, 2.0, n)  # optima of 3 literals
+    for negated in (False, True) if operator in ("Or", "And") else (False,):
         problem = depth_one(X, y, operator, max_num_literals=2 if operator == "Choose" else 3, min_num_literals=1,
                             sample_weight=weights, negated=negated, lam=0.01)
         native = get_backend("native").solve(problem)
@@ -199,7 +201,7 @@ def test_pick_bounds_never_exceed_the_best_extension(kind, seed):
 
 
 @pytest.mark.parametrize("operator", OPERATORS)
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(6))  # even seeds exclusive, odd ones not
 def test_the_search_alone_with_many_literals_equals_brute_force(operator, seed):
     """Up to 6 literals of 12 on noisy weighted rows, without a first incumbent (beam_width=0), so
     the gain/cost bounds prune from a poor start."""

@@ -26,7 +26,7 @@ def write(tmp_path, text: str):
 
 
 @pytest.mark.parametrize("sampler, options", [
-    (dimod.SimulatedAnnealingSampler(), {"num_reads": 10, "num_sweeps": 200}),
+    (dimod.SimulatedAnnealingSampler(), {"num_reads": 4, "num_sweeps": 50}),  # dimod's reference annealer: pure Python
     (dimod.RandomSampler(), {"num_reads": 20}),
     (SimulatedAnnealingSampler(), {"num_reads": 10, "num_sweeps": 200, "seed": 0}),
 ], ids=["dimod-sa", "dimod-random", "dwave-samplers-sa"])

@@ -17,7 +17,8 @@ from ..planted import planted as planted_data
 FAST = {"num_starts": 2, "num_iterations": 300}
 
 
-@parametrize_with_checks([RuleClassifier(random_state=0, **FAST)])
+# One short start per fit: every check fits a real model, only the contract is checked here.
+@parametrize_with_checks([RuleClassifier(random_state=0, num_starts=1, num_iterations=100)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
 
@@ -39,7 +40,7 @@ def test_same_seed_same_rule_across_n_jobs(planted):
     X, y = planted
     rules = {
         str(RuleClassifier(random_state=7, n_jobs=n_jobs, **FAST).fit(X, y).best_rule_)
-        for n_jobs in (None, 1, 2)
+        for n_jobs in (None, 2)  # n_jobs=1 takes the same serial path as None
     }
     assert len(rules) == 1
 
