@@ -1,6 +1,7 @@
 """`QuboProblem.decode_stages`: the raw sample, the repaired rule and the polished rule, each with
 the problem's own objective, and `QuboProblem.feasible` against a plain reference."""
 
+import functools
 import itertools
 
 import dimod
@@ -18,16 +19,19 @@ from .tiny import tiny
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 
 
-def reference_feasible(problem, values) -> bool:
-    """A depth-one selection is a rule as it stands: literal count within the bounds, no feature
-    both plain and negated (with exclusive literals), k at most the literal count."""
-    b, bt = np.asarray(values["b"]), np.asarray(values["bt"])
-    size = int(b.sum() + bt.sum())
-    if not problem.min_num_literals <= size <= problem.max_num_literals:
-        return False
-    if problem.exclusive_literals and (b & bt).any():
-        return False
-    return not problem.parameterized or values["k"] <= size
+def reference_feasible(problem, values) -> np.ndarray:
+    """Per selection in `values` (a list of {"b", "bt", "k"}): a depth-one selection is a rule as it
+    stands: literal count within the bounds, no feature both plain and negated (with exclusive
+    literals), k at most the literal count."""
+    b = np.array([v["b"] for v in values], dtype=np.int64)
+    bt = np.array([v["bt"] for v in values], dtype=np.int64)
+    size = b.sum(axis=1) + bt.sum(axis=1)
+    feasible = (problem.min_num_literals <= size) & (size <= problem.max_num_literals)
+    if problem.exclusive_literals:
+        feasible &= ~(b & bt).any(axis=1)
+    if problem.parameterized:
+        feasible &= np.array([v["k"] for v in values]) <= size
+    return feasible
 
 
 def reference_objective(problem, values, size=None) -> float:
@@ -54,7 +58,7 @@ def test_feasible_is_the_reference_on_every_state(operator, eta, kwargs):
     else:
         states = np.random.default_rng(0).integers(0, 2, (2**16, qubo.num_variables), dtype=np.int8)
     values = qubo.variable_values(states)
-    expected = np.array([reference_feasible(problem, v) for v in values])
+    expected = reference_feasible(problem, values)
     np.testing.assert_array_equal(qubo.feasible(states), expected)
     assert expected.any() and not expected.all()
     for i in np.flatnonzero(expected)[:: max(1, expected.sum() // 12)]:
@@ -71,6 +75,7 @@ def few_sweeps(qubo, seed=1):
     return SimulatedAnnealingSampler().sample(qubo.bqm, num_reads=5, num_sweeps=10, seed=seed)
 
 
+@functools.cache
 def breast_cancer(n=60, m=8):
     from boolrules import load_dataset
 

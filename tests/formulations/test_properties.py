@@ -13,6 +13,8 @@ not, feasible literal bounds, exclusive literals or not, λ, with and without η
 recomputed independently of the library (`reference.depth_one_predictions`, weighted errors + λ L).
 """
 
+import functools
+
 import dimod
 import numpy as np
 import pytest
@@ -45,9 +47,19 @@ def problems(draw, operator):
     min_lit = draw(st.integers(0, min(max_lit, m) if exclusive else max_lit))
     lam = draw(st.sampled_from([0.0, 0.05, 0.3, 1.0]))
     negated = draw(st.booleans())
+    return built_problem(X.tobytes(), X.shape, y.tobytes(), weights.tobytes(), operator, max_lit, min_lit, lam,
+                         negated, exclusive)
+
+
+@functools.lru_cache(maxsize=1024)
+def built_problem(X, shape, y, weights, operator, max_lit, min_lit, lam, negated, exclusive):
+    """`depth_one` of the drawn arrays (as bytes) and options, built once: about a quarter of the
+    drawn problems repeat one drawn before, and the tests only read a problem (its model and
+    standard form are computed once, on first use)."""
     return depth_one(
-        X, y, operator, max_num_literals=max_lit, min_num_literals=min_lit, lam=lam,
-        sample_weight=weights, negated=negated, exclusive_literals=exclusive,
+        np.frombuffer(X, np.uint8).reshape(shape), np.frombuffer(y, np.uint8), operator,
+        max_num_literals=max_lit, min_num_literals=min_lit, lam=lam, sample_weight=np.frombuffer(weights, float),
+        negated=negated, exclusive_literals=exclusive,
     )
 
 
