@@ -18,12 +18,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from .chain import Reduction
-from .reductions import capped_binary_bits, capped_binary_weights
+from .reductions import capped_binary_bits, capped_binary_weights, paired_offset_bits, paired_offset_weights
 from .standard_form import StandardForm
 
 __all__ = ["PenaltyQubo", "PenaltyForm", "SlackLayout", "Penalties", "SLACK_MODES", "body_bounds"]
 
-SLACK_MODES = ("minimal", "below", "above")
+SLACK_MODES = ("minimal", "below", "above", "paired")
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,10 @@ class SlackLayout:
     owner: np.ndarray
     position: np.ndarray
     weight: np.ndarray
+    # slack="paired": the offsets' encoding (`reductions.paired_offset_weights`) and the binary
+    # form's columns kept (the η of samples whose error became a row's own penalty are dropped).
+    paired: bool = False
+    keep: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,28 +139,75 @@ class PenaltyForm:
     label_block: np.ndarray
     slack: SlackLayout
 
+    # slack="paired" only (empty otherwise): each quadratic row's penalty is scaled by `scale` and
+    # reduced by `linear_part` times its residual (`W·scale·(r² - linear_part·r)`); `fixed` rows cost
+    # their `row_weight` whatever the penalties (a sample's error itself). Linear rows cost
+    # `W·(lin_C x + lin_d)`, product rows `W·(prod_C x + prod_d)·(1 - x[prod_eta])`.
+    scale: np.ndarray | None = None
+    linear_part: np.ndarray | None = None
+    fixed: np.ndarray | None = None
+    lin_C: sp.csr_matrix | None = None
+    lin_d: np.ndarray | None = None
+    lin_soft: np.ndarray | None = None
+    lin_weight: np.ndarray | None = None
+    lin_fixed: np.ndarray | None = None
+    prod_C: sp.csr_matrix | None = None
+    prod_d: np.ndarray | None = None
+    prod_eta: np.ndarray | None = None
+    prod_weight: np.ndarray | None = None
+
     def max_soft_penalty(self) -> float:
         """An upper bound on Σ_soft row_weight · residual² (for sufficient hard penalties)."""
         return float(self.row_weight @ self.max_residual**2)
 
+    def _weights(self, soft, row_weight, fixed, penalties: Penalties) -> np.ndarray:
+        W = np.where(soft, penalties.soft * row_weight, penalties.hard)
+        return W if fixed is None else np.where(fixed, row_weight, W)
+
     def bqm(self, penalties: Penalties) -> dimod.BinaryQuadraticModel:
-        """The BQM `Σ_r W_r (C_r x + d_r)² + Σ_pairs W x_i x_j + c x + c0` for these weights."""
-        W = np.where(self.soft, penalties.soft * self.row_weight, penalties.hard)
+        """The BQM `Σ_r W_r (C_r x + d_r)² + Σ_pairs W x_i x_j + c x + c0` for these weights (and,
+        with slack="paired", the scaled and linear parts, linear rows and product rows)."""
+        W = self._weights(self.soft, self.row_weight, self.fixed, penalties)
+        if self.scale is not None:
+            W = W * self.scale
         WC = self.C.multiply(W[:, None]).tocsr()
         Q = (self.C.T @ WC).tocsr()
         linear = Q.diagonal() + 2 * (WC.T @ self.d) + self.c
+        offset = float(self.d @ (W * self.d)) + self.c0
         upper = sp.triu(Q, k=1).tocoo()
         pair_w = np.where(self.pair_soft, penalties.soft * self.pair_weight, penalties.hard)
-        rows = np.concatenate([upper.row, self.pairs[:, 0]])
-        cols = np.concatenate([upper.col, self.pairs[:, 1]])
-        data = np.concatenate([2 * upper.data, pair_w])
+        rows = [upper.row, self.pairs[:, 0]]
+        cols = [upper.col, self.pairs[:, 1]]
+        data = [2 * upper.data, pair_w]
+        if self.linear_part is not None:
+            Wp = W * self.linear_part
+            linear = linear - self.C.T @ Wp
+            offset -= float(Wp @ self.d)
+        if self.lin_C is not None and self.lin_C.shape[0]:
+            Wl = self._weights(self.lin_soft, self.lin_weight, self.lin_fixed, penalties)
+            linear = linear + self.lin_C.T @ Wl
+            offset += float(Wl @ self.lin_d)
+        if self.prod_C is not None and self.prod_C.shape[0]:
+            Wx = penalties.soft * self.prod_weight
+            linear = linear + self.prod_C.T @ Wx
+            np.add.at(linear, self.prod_eta, -Wx * self.prod_d)
+            offset += float(Wx @ self.prod_d)
+            P = self.prod_C.tocoo()
+            eta = self.prod_eta[P.row]
+            rows.append(np.minimum(P.col, eta))
+            cols.append(np.maximum(P.col, eta))
+            data.append(-Wx[P.row] * P.data)
+        n = len(self.labels)
+        coupling = sp.csr_matrix((np.concatenate(data), (np.concatenate(rows), np.concatenate(cols))), shape=(n, n))
+        coupling.sum_duplicates()
+        coupling = coupling.tocoo()
+        rows, cols, data = coupling.row, coupling.col, coupling.data
         # Terms that cancel in exact arithmetic leave ~1e-17 residues; they are noise, not biases
         # (and they upset downstream tools such as Qiskit's transpiler), so they become exact zeros.
         noise = 1e-12 * max(np.abs(linear).max(initial=0), np.abs(data).max(initial=0))
         linear = np.where(np.abs(linear) < noise, 0.0, linear)
         keep = np.abs(data) >= noise
         rows, cols, data = rows[keep], cols[keep], data[keep]
-        offset = float(self.d @ (W * self.d)) + self.c0
         return dimod.BinaryQuadraticModel.from_numpy_vectors(
             linear, (rows, cols, data), offset, dimod.BINARY, variable_order=self.labels
         )
@@ -182,6 +233,8 @@ class PenaltyQubo(Reduction):
             raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
 
     def apply(self, form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
+        if self.slack == "paired":
+            return _apply_paired(form)
         merged = _merge_parallel_rows(form)
         A, lower, upper, names = merged.A, merged.lower, merged.upper, merged.row_names
         b_lo, b_hi = body_bounds(merged)
@@ -237,16 +290,181 @@ class PenaltyQubo(Reduction):
         return penalty_form, layout
 
     def invert(self, samples: np.ndarray, layout: SlackLayout) -> np.ndarray:
-        """QUBO samples (columns in `labels` order) -> values of the binary form's variables."""
-        return np.atleast_2d(samples)[:, : layout.num_vars]
+        """QUBO samples (columns in `labels` order) -> values of the binary form's variables (a
+        dropped η, slack="paired", is 0: its sample's error is its row's own penalty)."""
+        samples = np.atleast_2d(samples)
+        if layout.keep is None:
+            return samples[:, : layout.num_vars]
+        full = np.zeros((samples.shape[0], layout.num_vars), dtype=samples.dtype)
+        full[:, layout.keep] = samples[:, : int(layout.keep.sum())]
+        return full
 
     def encode(self, z: np.ndarray, layout: SlackLayout) -> np.ndarray:
         """Values of the binary form's variables -> QUBO samples (columns in `labels` order): each
         row's slack takes its best value, the one nearest to a zero residual (exactly zero when
         the row holds), so a feasible point gets no penalty."""
         z = np.atleast_2d(np.asarray(z, dtype=float))
+        if layout.keep is not None:
+            z = z[:, layout.keep]
         body = (layout.body @ z.T).T
         wanted = np.where(layout.below, body - layout.low, layout.high - body)
         slack = np.clip(np.round(wanted), 0, layout.span)
-        bits = capped_binary_bits(slack, layout.owner, layout.position, layout.weight)
+        encode = paired_offset_bits if layout.paired else capped_binary_bits
+        bits = encode(slack, layout.owner, layout.position, layout.weight)
         return np.concatenate([z, bits], axis=1)
+
+
+def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
+    """`PenaltyQubo("paired")` (`docs/formulations.md`, "Paired slack"): every row is penalised with
+    the smallest violation costing exactly its weight W (soft·w_i, hard, or w_i for an error row):
+
+    - *error rows*: a sample with a single row whose only possible violation is a residual of 1
+      (Or's and And's covering rows `t_i + η_i >= 1`, and any such row without η) loses its η:
+      the row's penalty, weight w_i, is the sample's error itself;
+    - *product rows*: `body - M·η_i <= u` with `body >= u` always and `body - M <= u`: the
+      slack-free `W·(body - u)·(1 - η_i)` (Or's negatives, And's positives), and the mirror;
+    - *linear rows*: a row whose only allowed value is a bound of its body: `W·(body - bound)`
+      (sign as needed), no slack and no quadratic terms;
+    - *paired rows*: the rest with span >= 1: `W/2·r·(r - 1)` with `r = body - low - o` (or
+      `high - body - o`, the minimal-bound side), `o` in the offsets of `paired_offset_weights`:
+      zero when body is o or o + 1 from the bound, so moving one step needs no slack flip half
+      the time, and one bit fewer than binary slack;
+    - equalities inside their body's range: `W·r²`; `x + y <= 1`: `W·x·y` (as the other modes).
+    """
+    merged = _merge_parallel_rows(form)
+    A, lower, upper, names = merged.A.tocsr(), merged.lower, merged.upper, merged.row_names
+    b_lo, b_hi = body_bounds(merged)
+    low = np.maximum(lower, b_lo)
+    high = np.minimum(upper, b_hi)
+    if (low > high + 1e-9).any():
+        r = int(np.argmax(low > high + 1e-9))
+        raise ValueError(
+            f"constraint {names[r]} can never be satisfied: its body ranges over [{b_lo[r]:g}, {b_hi[r]:g}] "
+            f"but must lie in [{lower[r]:g}, {upper[r]:g}]"
+        )
+    active = ~((lower <= b_lo + 1e-9) & (upper >= b_hi - 1e-9))
+    nnz = A.getnnz(axis=1)
+    ones = np.zeros(A.shape[0], dtype=np.int64)
+    np.add.at(ones, np.repeat(np.arange(A.shape[0]), nnz), A.data == 1)
+    pair = active & (nnz == 2) & (ones == 2) & (np.round(high) == 1) & (lower <= b_lo + 1e-9)
+    soft = merged.row_sample >= 0
+    sample = merged.row_sample
+    # η of each row (at most one: its sample's), its coefficient, and the rest of the body's range
+    eta_cols = np.flatnonzero(form.col_block == "eta")
+    E = A[:, eta_cols].tocsr()
+    a_eta = np.asarray(E.sum(axis=1)).ravel()
+    has_eta = E.getnnz(axis=1) > 0
+    eta_of_row = np.full(A.shape[0], -1)
+    eta_of_row[has_eta] = eta_cols[E.indices[E.indptr[:-1][has_eta]]]
+    rest_lo = b_lo - np.minimum(a_eta, 0)
+    rest_hi = b_hi - np.maximum(a_eta, 0)
+    tol = 1e-9
+    penalised = active & ~pair
+    # error rows: the sample's only penalised row, violated only by a residual of 1 once η is 0
+    rows_per_sample = np.bincount(sample[penalised & soft], minlength=max(int(sample.max(initial=-1)) + 1, 1))
+    single = soft & penalised & (rows_per_sample[np.maximum(sample, 0)] == 1)
+    cover_up = (a_eta >= 0) & (np.abs(rest_lo - (lower - 1)) < tol) & (upper >= rest_hi - tol)
+    cover_down = (a_eta <= 0) & (np.abs(rest_hi - (upper + 1)) < tol) & (lower <= rest_lo + tol)
+    error = single & (cover_up | cover_down)
+    # product rows: body - M η <= u with body >= u (or the mirror), η = 1 always satisfying the row
+    prod_up = (soft & penalised & ~error & has_eta & (a_eta < 0) & np.isfinite(upper) & (lower <= b_lo + tol)
+               & (rest_lo >= upper - tol) & (rest_hi + a_eta <= upper + tol))
+    prod_down = (soft & penalised & ~error & has_eta & (a_eta > 0) & np.isfinite(lower) & (upper >= b_hi - tol)
+                 & (rest_hi <= lower + tol) & (rest_lo + a_eta >= lower - tol))
+    product = prod_up | prod_down
+    # the η of error rows are dropped, with their objective terms (the row's penalty is the error)
+    dropped = np.zeros(form.num_vars, dtype=bool)
+    dropped[eta_of_row[error & has_eta]] = True
+    keep = ~dropped
+    A_rest = A.multiply(np.where(np.isin(np.arange(form.num_vars), eta_cols), 0.0, 1.0)[None, :]).tocsr()
+    A_rest.eliminate_zeros()
+    # bounds of the error rows without their η
+    low = np.where(error & has_eta, np.maximum(lower, rest_lo), low)
+    high = np.where(error & has_eta, np.minimum(upper, rest_hi), high)
+    body_lo = np.where(error & has_eta, rest_lo, b_lo)
+    body_hi = np.where(error & has_eta, rest_hi, b_hi)
+    body_all = _rows_without(A, A_rest, error & has_eta)[:, keep]
+    # kinds of the remaining rows
+    span = np.round(high - low).astype(np.int64)
+    quad_rows = penalised & ~product
+    at_bottom = (span == 0) & (np.abs(low - body_lo) < tol)
+    at_top = (span == 0) & (np.abs(high - body_hi) < tol) & ~at_bottom
+    linear_rows = quad_rows & (at_bottom | at_top)
+    quad_rows &= ~linear_rows
+    row_weight = merged.row_weight
+    # objective: c without the dropped η (their error is now their row's penalty)
+    c = form.c[keep]
+    # quadratic rows (paired when span >= 1, squared when 0)
+    rows = np.flatnonzero(quad_rows)
+    q_low, q_high, q_span = low[rows], high[rows], span[rows]
+    below = np.abs(q_low) <= np.abs(q_high)
+    owner, position, weight = paired_offset_weights(q_span)
+    sign = np.where(below[owner], -1.0, 1.0)
+    slack_part = sp.csr_matrix((sign * weight, (owner, np.arange(len(owner)))), shape=(len(rows), len(owner)))
+    body = body_all[rows]
+    is_paired = q_span >= 1
+    row_names = [names[r] for r in rows]
+    r_hi = np.where(below, body_hi[rows] - q_low, q_high - body_lo[rows])  # largest residual, o = 0
+    o_max = np.maximum(q_span - 1, 0)
+    r_lo = np.where(below, body_lo[rows] - q_low - o_max, q_high - body_hi[rows] - o_max)
+    max_residual = np.maximum(np.abs(r_hi), np.abs(r_lo))
+    # linear rows: W·(body - bound) at the bottom, W·(bound - body) at the top
+    lrows = np.flatnonzero(linear_rows)
+    lsign = np.where(at_bottom[lrows], 1.0, -1.0)
+    lin_C = body_all[lrows].multiply(lsign[:, None]).tocsr()
+    lin_d = -lsign * low[lrows]
+    # product rows: W·(s·body_rest - s·bound)·(1 - η)
+    prows = np.flatnonzero(product)
+    psign = np.where(prod_up[prows], 1.0, -1.0)
+    pbound = np.where(prod_up[prows], upper[prows], lower[prows])
+    prod_C = A_rest[prows][:, keep].multiply(psign[:, None]).tocsr()
+    prod_d = -psign * pbound
+    new_index = np.cumsum(keep) - 1
+    prod_eta = new_index[eta_of_row[prows]]
+    pair_rows = np.flatnonzero(pair)
+    kept_cols = np.flatnonzero(keep)
+    pairs = new_index[A[pair_rows].tocsr().indices.reshape(-1, 2)]
+    labels = [form.var_names[j] for j in kept_cols]
+    layout = SlackLayout(form.num_vars, body, q_low, q_high, below, q_span, owner, position, weight, paired=True,
+                         keep=keep)
+    penalty_form = PenaltyForm(
+        C=sp.hstack([body, slack_part], format="csr"),
+        d=-np.where(below, q_low, q_high),
+        soft=soft[rows],
+        row_weight=row_weight[rows],
+        row_names=row_names,
+        max_residual=max_residual,
+        pairs=pairs,
+        pair_weight=row_weight[pair_rows],
+        pair_soft=soft[pair_rows],
+        c=np.concatenate([c, np.zeros(len(owner))]),
+        c0=form.c0,
+        labels=labels + [f"s[{row_names[r]}]#{p}" for r, p in zip(owner.tolist(), position.tolist())],
+        label_block=np.concatenate([form.col_block[keep], np.char.add("slack ", merged.row_block[rows][owner])]),
+        slack=layout,
+        scale=np.where(is_paired, 0.5, 1.0),
+        linear_part=is_paired.astype(float),
+        fixed=error[rows],
+        lin_C=_padded(lin_C, len(owner)),
+        lin_d=lin_d,
+        lin_soft=soft[lrows],
+        lin_weight=row_weight[lrows],
+        lin_fixed=error[lrows],
+        prod_C=_padded(prod_C, len(owner)),
+        prod_d=prod_d,
+        prod_eta=prod_eta,
+        prod_weight=row_weight[prows],
+    )
+    return penalty_form, layout
+
+
+def _rows_without(A: sp.csr_matrix, A_rest: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:
+    """A with the rows of `mask` taken from `A_rest` (their η removed)."""
+    D = sp.diags(mask.astype(float))
+    K = sp.diags((~mask).astype(float))
+    return (K @ A + D @ A_rest).tocsr()
+
+
+def _padded(M: sp.csr_matrix, extra: int) -> sp.csr_matrix:
+    """M with `extra` zero columns appended (the slack bits, which linear and product rows lack)."""
+    return sp.hstack([M, sp.csr_matrix((M.shape[0], extra))], format="csr")

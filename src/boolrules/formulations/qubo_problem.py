@@ -162,6 +162,8 @@ class QuboProblem:
         objective_range = problem.objective_range
         if isinstance(penalty, dict):
             return check_penalty(penalty)
+        if penalty == "sufficient" and self.slack == "paired":
+            return self._paired_sufficient()
         if penalty == "sufficient":
             if self.eta:
                 # A violated sample row costs >= 2 w_i > w_i (the cost of eta_i = 1); a violated hard
@@ -172,6 +174,21 @@ class QuboProblem:
         if penalty == "calibrated":
             return calibrated_penalties(problem.weights, CALIBRATED[self.eta])
         raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}")
+
+    def _paired_sufficient(self) -> Penalties:
+        """Sufficient weights of slack="paired", where every row's smallest violation costs its
+        weight: soft 2 with η (a broken sample row costs 2 w_i > w_i, the cost of η_i = 1), 1
+        without; hard just above the energy of a valid rule (the greedy rule, its aux variables at
+        their best), which no state breaking a hard row can reach: every term is >= 0 and a broken
+        hard row alone costs `hard`."""
+        soft = 2.0 if self.eta else 1.0
+        probe = Penalties(soft, 1.0)
+        bqm = self.form.bqm(probe)
+        point = self.chain[1:].encode(np.asarray(self.problem.greedy_point(), dtype=float), self.inverses[1:])
+        energy = float(bqm.energies((point.astype(np.int8), self.form.labels))[0])
+        weights = np.asarray(self.problem.weights, dtype=float)
+        margin = float(weights.mean()) if weights.size and weights.mean() > 0 else 1.0
+        return Penalties(soft, max(energy, 0.0) + margin)
 
     def with_penalties(self, penalty) -> QuboProblem:
         """The same compiled QUBO with other penalty weights (nothing is rebuilt but the BQM)."""
