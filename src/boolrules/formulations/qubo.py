@@ -443,7 +443,7 @@ def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
         label_block=np.concatenate([form.col_block[keep], np.char.add("slack ", merged.row_block[rows][owner])]),
         slack=layout,
         scale=np.where(is_paired, 0.5, 1.0),
-        linear_part=is_paired.astype(float),
+        linear_part=np.where(below, 1.0, -1.0) * is_paired,  # r(r - 1) from below, r(r + 1) from above
         fixed=error[rows],
         lin_C=_padded(lin_C, len(owner)),
         lin_d=lin_d,
