@@ -7,7 +7,9 @@ For each dataset, subproblem seed, operator (and negated root with `--negated`) 
    `_problem` draws it; all binarized features), m' = `--max-literals`, balanced weights, λ = 0,
    min_num_literals = 0: what `boolrules export --dataset D --operator OP --max-num-literals K
    --max-samples N --seed S --format bqm` writes.
-2. The exact optimum from HiGHS (`get_backend("highs").solve(problem)`).
+2. The exact optimum from HiGHS (`get_backend("highs", threads=1, time_limit=60).solve(problem)`), or,
+   when HiGHS does not prove it within `--highs-time-limit` (Choose), from the exact `native`
+   branch and bound (`optimum_source` in the JSON lines says which).
 3. The QUBO of each mode (`problem.to_qubo(**mode)`), exported as a dimod `.bqm` file with its
    sidecar (`QuboProblem.export`) and read back from the file (`boolrules.formats.load_qubo_file`)
    and the sidecar (`load_problem`): the samplers see the file's BQM, the decoding is the rebuilt
@@ -33,7 +35,8 @@ infeasible raw sample counts as gap "inf". Sizes per mode: variables, interactio
 range max |bias| / smallest nonzero |bias| of the file's BQM.
 
 Modes are `SLACK:ETA:PENALTY` (`MODE_ALIASES` has short names): SLACK one of the compiler's slack
-modes, ETA `eta` or `noeta`, PENALTY `sufficient`, `calibrated` or `SOFT/HARD` (explicit weights).
+modes, ETA `eta` or `noeta`, PENALTY `sufficient`, `calibrated`, `SOFT/HARD` (explicit weights) or
+`SOFT/suff` (this soft weight, the hard weight that "sufficient" sets).
 
 Quick run (a minute):
 
@@ -85,10 +88,22 @@ def parse_mode(spec: str) -> dict:
         raise SystemExit(f"--modes: {spec!r} is not SLACK:ETA:PENALTY nor one of {', '.join(MODE_ALIASES)}") from None
     if eta not in ("eta", "noeta"):
         raise SystemExit(f"--modes: {spec!r}: the middle part must be eta or noeta")
+    soft_only = None
     if "/" in penalty:
-        soft, hard = (float(v) for v in penalty.split("/"))
-        penalty = {"soft": soft, "hard": hard}
-    return {"slack": slack, "eta": eta == "eta", "penalty": penalty}
+        soft, hard = penalty.split("/")
+        if hard == "suff":  # soft as given, hard as the sufficient weights set it
+            soft_only, penalty = float(soft), "sufficient"
+        else:
+            penalty = {"soft": float(soft), "hard": float(hard)}
+    return {"slack": slack, "eta": eta == "eta", "penalty": penalty, "soft": soft_only}
+
+
+def compile_mode(problem, mode: dict):
+    """`problem.to_qubo` for a parsed mode; a soft weight with the sufficient hard one re-weights it."""
+    qubo = problem.to_qubo(eta=mode["eta"], penalty=mode["penalty"], slack=mode["slack"])
+    if mode["soft"] is not None:
+        qubo = qubo.with_penalties({"soft": mode["soft"], "hard": qubo.penalties.hard})
+    return qubo
 
 
 def gap(objective, optimum: float) -> float:
@@ -156,25 +171,54 @@ def instances(args):
                     yield dataset, seed, problem
 
 
+def exact_optimum(problem, time_limit: float) -> tuple[float, str]:
+    """The optimum from HiGHS (one thread, `time_limit` s); when HiGHS does not prove it in time
+    (Choose ILPs can be slow), from the exact `native` branch and bound. Returns (objective, source)."""
+    result = get_backend("highs", time_limit=time_limit, threads=1).solve(problem)
+    if result.status == "optimal":
+        return result.objective, "highs"
+    exact = get_backend("native").solve(problem)
+    if exact.status != "optimal":
+        raise RuntimeError(f"no proven optimum for {problem!r}")
+    return exact.objective, "native"
+
+
+def done_keys(path) -> tuple[list[dict], set]:
+    """Records already in the JSON-lines file `path` (for --resume) and their keys."""
+    if not path or not Path(path).exists():
+        return [], set()
+    records = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    return records, {key(r) for r in records}
+
+
+def key(r: dict) -> tuple:
+    return r["dataset"], r["seed"], r["operator"], r["mode"], r["sampler"], r["rows"], r["max_literals"]
+
+
 def measure(args) -> list[dict]:
-    records = []
+    records, done = done_keys(args.jsonl) if args.resume else ([], set())
+    records = [r for r in records if r["mode"] in args.modes and r["sampler"] in args.samplers]
     folder = Path(tempfile.mkdtemp(prefix="bench_qubo_quality_"))
     jsonl = open(args.jsonl, "a") if args.jsonl else None
     for dataset, seed, problem in instances(args):
+        todo = [(spec, sampler) for spec in args.modes for sampler in args.samplers
+                if (dataset, seed, problem.label, spec, sampler, problem.num_samples, problem.max_num_literals) not in done]
+        if not todo:
+            continue
         start = time.perf_counter()
-        optimum = get_backend("highs").solve(problem).objective
+        optimum, source = exact_optimum(problem, args.highs_time_limit)
         highs_s = time.perf_counter() - start
         total = float(problem.weights.sum())
-        for spec in args.modes:
+        for spec in dict.fromkeys(spec for spec, _ in todo):
             mode = parse_mode(spec)
             try:
-                qubo = problem.to_qubo(**mode)
+                qubo = compile_mode(problem, mode)
             except ValueError as err:
                 print(f"# {dataset} {problem.label} {spec}: {err}", flush=True)
                 continue
             bqm, rebuilt = exported(qubo, folder, f"{dataset}_{seed}_{problem.label}_{spec.replace(':', '_')}")
             size = sizes(bqm)
-            for sampler in args.samplers:
+            for sampler in [sampler for other, sampler in todo if other == spec]:
                 start = time.perf_counter()
                 samples = run_sampler(sampler, bqm, args.reads, seed, problem.weights)
                 sample_s = time.perf_counter() - start
@@ -188,7 +232,7 @@ def measure(args) -> list[dict]:
                     "raw_excess": None if raw.objective is None else (raw.objective - optimum) / total,
                     "repaired_excess": (repaired.objective - optimum) / total,
                     "feasible_share": decoding.feasible / decoding.num_samples, **size,
-                    "sampler_seconds": sample_s, "highs_seconds": highs_s,
+                    "sampler_seconds": sample_s, "optimum_seconds": highs_s, "optimum_source": source,
                 }
                 records.append(record)
                 if jsonl:
@@ -276,6 +320,9 @@ def main(argv=None):
     parser.add_argument("--reads", type=int, default=100, help="reads per sampler (default: %(default)s)")
     parser.add_argument("--out", help="write the markdown report to this file (e.g. benchmarks/results/...md)")
     parser.add_argument("--jsonl", help="append every run as a JSON line to this file as it finishes")
+    parser.add_argument("--resume", action="store_true", help="skip the runs already in --jsonl (and report them)")
+    parser.add_argument("--highs-time-limit", type=float, default=60.0,
+                        help="seconds for HiGHS; past them the exact native solver gives the optimum (default: %(default)s)")
     args = parser.parse_args(argv)
     args.command = "bench_qubo_quality.py " + " ".join(argv if argv is not None else __import__("sys").argv[1:])
     records = measure(args)

@@ -28,6 +28,7 @@ from .depth_one_classifier import DepthOneClassifier
 from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path
 from .formulations import DepthOneProblem, depth_one, depth_two
 from .formulations.preselection import FEATURE_SCORES, select_features
+from .formulations.qubo import SLACK_MODES
 from .formulations.qubo_problem import PENALTY_MODES
 from .localsearch.oracle import POLICIES
 from .metrics import METRICS, balanced_sample_weight, score_counts
@@ -442,7 +443,7 @@ def _inspect(args) -> int:
         problem, rows = (_depth_two_problem if args.shape else _problem)(args, data)
         formulation = problem.summary()
         step("compiling the QUBO")
-        compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+        compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
         qubo, hardware = compiled.summary(), hardware_report(compiled.bqm)
         if args.embed:
             step(f"embedding the QUBO into a {args.embed} graph")
@@ -514,7 +515,7 @@ def _export(args) -> int:
         problem, rows = _problem(args, data)
         if content == "qubo":
             step("compiling the QUBO")
-            qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+            qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
         step(f"writing {args.format}")
         with _running(f"writing {args.format}"):
             try:
@@ -740,6 +741,10 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
                        help="keep the error variables η (--no-eta: sample rows become soft penalties)")
     group.add_argument("--penalty", choices=PENALTY_MODES, default=defaults["penalty"],
                        help="penalty weights (default: %(default)s)")
+    group.add_argument("--slack", choices=SLACK_MODES, default=defaults["slack"],
+                       help="how inequality rows are penalised: binary slack from the bound of smaller magnitude "
+                            "(minimal), from one side (below, above), or paired: slack-free error and product rows "
+                            "where exact, r(r-1) with half the slack elsewhere (default: %(default)s)")
     return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
 
 

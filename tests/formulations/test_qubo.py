@@ -347,3 +347,17 @@ def test_polish_never_worsens_and_reaches_a_swap_optimum():
     sample["b[4]"] = sample["b[5]"] = 1
     rule, objective = qubo.decode_best(dimod.SampleSet.from_samples(sample, dimod.BINARY, 0.0))
     assert objective == pytest.approx(0.0) and str(rule) == "Or(f0, f1)"
+
+
+@pytest.mark.parametrize("operator", ["Or", "AtLeast", "Choose"])
+def test_tuned_penalties_never_go_below_sufficient_and_keep_the_ground_state(operator):
+    """penalty="tuned" only raises the sufficient hard weight (until a short sa run is mostly
+    feasible): with η and slack="paired" the ground state stays the ILP optimum."""
+    problem = tiny(operator, 1)
+    for slack in ("minimal", "paired"):
+        tuned = problem.to_qubo(eta=True, penalty="tuned", slack=slack)
+        sufficient = tuned.with_penalties("sufficient")
+        assert tuned.penalties.soft == sufficient.penalties.soft
+        assert tuned.penalties.hard >= sufficient.penalties.hard
+    optimum = get_backend("highs").solve(problem)
+    assert dimod.ExactSolver().sample(tuned.bqm).first.energy == pytest.approx(optimum.solver_objective, abs=1e-6)
