@@ -216,7 +216,7 @@ def measure(args) -> list[dict]:
             except ValueError as err:
                 print(f"# {dataset} {problem.label} {spec}: {err}", flush=True)
                 continue
-            bqm, rebuilt = exported(qubo, folder, f"{dataset}_{seed}_{problem.label}_{spec.replace(':', '_')}")
+            bqm, rebuilt = exported(qubo, folder, f"{dataset}_{seed}_{problem.label}_{spec}".replace(":", "_").replace("/", "_"))
             size = sizes(bqm)
             for sampler in [sampler for other, sampler in todo if other == spec]:
                 start = time.perf_counter()
