@@ -138,7 +138,7 @@ def raw_selection(qubo, sample) -> list[Literal]:
 
 @pytest.mark.parametrize("operator", OPERATOR_NAMES)
 @SETTINGS
-@given(data=st.data(), eta=st.booleans(), slack=st.sampled_from(["minimal", "paired"]))
+@given(data=st.data(), eta=st.booleans(), slack=st.sampled_from(["minimal", "paired", "window"]))
 def test_any_sample_decodes_to_a_valid_rule(operator, eta, slack, data):
     problem = data.draw(problems(operator), label="problem")
     qubo = problem.to_qubo(eta=eta, slack=slack)
@@ -218,7 +218,7 @@ penalty_choices = st.one_of(
 
 @pytest.mark.parametrize("operator", OPERATOR_NAMES)
 @SETTINGS
-@given(penalty=penalty_choices, slack=st.sampled_from(["minimal", "paired"]), data=st.data())
+@given(penalty=penalty_choices, slack=st.sampled_from(["minimal", "paired", "window"]), data=st.data())
 def test_energy_of_a_feasible_point_is_its_ilp_objective(operator, penalty, slack, data):
     """A valid rule's feasible ILP point (`repair.feasible_point`: η marks its errors, q the side of
     k) carried forward by `sample_from_vector` has QUBO energy = ILP objective = the objective
@@ -251,7 +251,7 @@ def test_energy_of_a_feasible_point_is_its_ilp_objective(operator, penalty, slac
     if bits_of_slack:
         flipped = np.repeat(sample[None, :], len(bits_of_slack), axis=0)
         flipped[np.arange(len(bits_of_slack)), bits_of_slack] ^= 1
-        if slack == "paired":  # a value shared by two pairs {o, o + 1} is at its best under both offsets
+        if slack in ("paired", "window"):  # a value shared by two pairs {o, o + 1} is at its best under both offsets
             assert (np.atleast_1d(qubo.energy(flipped)) >= expected - 1e-9).all()
         else:
             assert (np.atleast_1d(qubo.energy(flipped)) > expected + 1e-9).all()
@@ -312,7 +312,7 @@ def satisfies_hard_rows(problem, values) -> bool:
 @pytest.mark.parametrize("operator", OPERATOR_NAMES)
 @SETTINGS
 @given(eta=st.booleans(), soft=st.floats(1.0, 4.0), hard=st.floats(0.5, 50.0),
-       slack=st.sampled_from(["minimal", "paired"]), data=st.data())
+       slack=st.sampled_from(["minimal", "paired", "window"]), data=st.data())
 def test_energy_bounds_at_any_point(operator, eta, soft, hard, slack, data):
     """Any b, bt, k, η, q (slacks at their best) against the penalty guarantees:
     - a hard row broken (literal bounds, a contradicting pair, k > L) costs at least the hard weight;
@@ -339,7 +339,7 @@ def test_energy_bounds_at_any_point(operator, eta, soft, hard, slack, data):
     if not satisfies_hard_rows(problem, values):
         assert energy >= hard - 1e-9
         sufficient = qubo.with_penalties("sufficient")
-        if slack == "paired":
+        if slack in ("paired", "window"):
             greedy = sufficient.energy(sufficient.sample_from_vector(problem.greedy_point()))
             assert sufficient.energy(sufficient.sample_from_vector(x)) > greedy
         else:
@@ -357,7 +357,7 @@ def test_energy_bounds_at_any_point(operator, eta, soft, hard, slack, data):
         sufficient = qubo.with_penalties("sufficient")
         assert sufficient.energy(sufficient.sample_from_vector(x)) >= bound - 1e-9
     else:
-        soft = min(soft, 1.0) if slack == "paired" else soft  # error rows cost exactly w_i
+        soft = min(soft, 1.0) if slack in ("paired", "window") else soft  # error rows cost exactly w_i
         assert energy >= complexity + soft * float(problem.weights @ errors) - 1e-9
         if not errors.any():  # with the right q for Choose, every soft row holds
             best = qubo.energy(qubo.sample_from_vector(feasible_point(problem, values)))

@@ -361,3 +361,29 @@ def test_tuned_penalties_never_go_below_sufficient_and_keep_the_ground_state(ope
         assert tuned.penalties.hard >= sufficient.penalties.hard
     optimum = get_backend("highs").solve(problem)
     assert dimod.ExactSolver().sample(tuned.bqm).first.energy == pytest.approx(optimum.solver_objective, abs=1e-6)
+
+
+@pytest.mark.parametrize("operator", ["Or", "And", "AtLeast", "AtMost"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("negated", [False, True])
+def test_window_without_eta_and_paired_with_eta_are_exact_on_ten_samples(operator, seed, negated):
+    """slack="window" without η is exact for these operators: each sample row broken however deep
+    costs exactly w_i through its error bit (paired windows below and above its range), so the
+    ground energy is the ILP optimum; so is slack="paired" with η. Ten samples, m' = 3: too large
+    for ExactSolver, enumerated per rule by `exact.ground_energy`."""
+    from .exact import ground_energy
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (10, 3), dtype=np.uint8)
+    y = rng.integers(0, 2, 10).astype(np.uint8)
+    y[:2] = [0, 1]
+    problem = depth_one(X, y, operator, max_num_literals=3, negated=negated, lam=0.05,
+                        sample_weight=rng.uniform(0.5, 2.0, 10))
+    optimum = get_backend("highs").solve(problem).solver_objective
+    for slack, eta in (("window", False), ("paired", True)):
+        qubo = problem.to_qubo(eta=eta, slack=slack)
+        decision = [label for label in qubo.labels if label.startswith(("b[", "bt[", "k#"))]
+        energy, sample = ground_energy(qubo.bqm, decision)
+        assert energy == pytest.approx(optimum, abs=1e-6), slack
+        assert qubo.feasible(sample).all()
+        assert qubo.energy(qubo.sample_from_vector(problem.greedy_point())) >= energy - 1e-9

@@ -23,7 +23,7 @@ from .standard_form import StandardForm
 
 __all__ = ["PenaltyQubo", "PenaltyForm", "SlackLayout", "Penalties", "SLACK_MODES", "body_bounds"]
 
-SLACK_MODES = ("minimal", "below", "above", "paired")
+SLACK_MODES = ("minimal", "below", "above", "paired", "window")
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,28 @@ class SlackLayout:
     # form's columns kept (the η of samples whose error became a row's own penalty are dropped).
     paired: bool = False
     keep: np.ndarray | None = None
+    window: Window | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Window:
+    """slack="window": the error windows of the penalised rows `rows` (indices among the quadratic
+    rows, all penalised from below). A row deep below its bound gets an error bit `e` that moves
+    its pair two steps down (o = -2 - p, p a paired offset over `below_span`), one deep above it an
+    error bit that moves it past its range (o = span + 1 + p over `above_span`); the p bits are
+    gated by their e. Then come the error bits of the product rows made from linear ones
+    (`prod_rows`, indices among the product rows). Column order after the slack bits: e below, p
+    below, e above, p above, e of the products."""
+
+    rows: np.ndarray
+    below_rows: np.ndarray
+    below_span: np.ndarray
+    below_bits: tuple
+    above_rows: np.ndarray
+    above_span: np.ndarray
+    above_bits: tuple
+    prod_body: sp.csr_matrix
+    prod_bound: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,6 +177,7 @@ class PenaltyForm:
     prod_d: np.ndarray | None = None
     prod_eta: np.ndarray | None = None
     prod_weight: np.ndarray | None = None
+    prod_fixed: np.ndarray | None = None
 
     def max_soft_penalty(self) -> float:
         """An upper bound on Σ_soft row_weight · residual² (for sufficient hard penalties)."""
@@ -189,6 +212,8 @@ class PenaltyForm:
             offset += float(Wl @ self.lin_d)
         if self.prod_C is not None and self.prod_C.shape[0]:
             Wx = penalties.soft * self.prod_weight
+            if self.prod_fixed is not None:
+                Wx = np.where(self.prod_fixed, self.prod_weight, Wx)
             linear = linear + self.prod_C.T @ Wx
             np.add.at(linear, self.prod_eta, -Wx * self.prod_d)
             offset += float(Wx @ self.prod_d)
@@ -233,8 +258,8 @@ class PenaltyQubo(Reduction):
             raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
 
     def apply(self, form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
-        if self.slack == "paired":
-            return _apply_paired(form)
+        if self.slack in ("paired", "window"):
+            return _apply_paired(form, window=self.slack == "window")
         merged = _merge_parallel_rows(form)
         A, lower, upper, names = merged.A, merged.lower, merged.upper, merged.row_names
         b_lo, b_hi = body_bounds(merged)
@@ -308,13 +333,31 @@ class PenaltyQubo(Reduction):
             z = z[:, layout.keep]
         body = (layout.body @ z.T).T
         wanted = np.where(layout.below, body - layout.low, layout.high - body)
+        window = layout.window
+        if window is not None:  # a row above its range uses its window: no offset of its own
+            beyond = np.zeros_like(wanted, dtype=bool)
+            beyond[:, window.above_rows] = wanted[:, window.above_rows] > layout.span[window.above_rows]
+            wanted = np.where(beyond, 0, wanted)
         slack = np.clip(np.round(wanted), 0, layout.span)
         encode = paired_offset_bits if layout.paired else capped_binary_bits
         bits = encode(slack, layout.owner, layout.position, layout.weight)
-        return np.concatenate([z, bits], axis=1)
+        parts = [z, bits]
+        if window is not None:
+            rho = body - layout.low  # window rows are penalised from below
+            lo = rho[:, window.below_rows]
+            e_lo = lo < 0
+            nu = np.where(e_lo, np.clip(-1 - lo, 0, window.below_span), 0)
+            hi = rho[:, window.above_rows]
+            e_hi = hi > layout.span[window.above_rows]
+            mu = np.where(e_hi, np.clip(hi - layout.span[window.above_rows] - 1, 0, window.above_span), 0)
+            prod = (window.prod_body @ z.T).T - window.prod_bound
+            parts += [e_lo.astype(np.int8), paired_offset_bits(nu, *window.below_bits),
+                      e_hi.astype(np.int8), paired_offset_bits(mu, *window.above_bits),
+                      (np.abs(prod) > 1e-9).astype(np.int8)]
+        return np.concatenate(parts, axis=1)
 
 
-def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
+def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm, SlackLayout]:
     """`PenaltyQubo("paired")` (`docs/formulations.md`, "Paired slack"): every row is penalised with
     the smallest violation costing exactly its weight W (soft·w_i, hard, or w_i for an error row):
 
@@ -358,6 +401,11 @@ def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
     eta_of_row[has_eta] = eta_cols[E.indices[E.indptr[:-1][has_eta]]]
     rest_lo = b_lo - np.minimum(a_eta, 0)
     rest_hi = b_hi - np.maximum(a_eta, 0)
+    # bounds that hold in every state, hard rows broken or not (a cardinality group's bound need not):
+    # linear and product penalties must stay >= 0 everywhere, or a state breaking hard rows could
+    # earn more from them than its hard penalty costs
+    any_lo = np.asarray(A.minimum(0).sum(axis=1)).ravel() - np.minimum(a_eta, 0)
+    any_hi = np.asarray(A.maximum(0).sum(axis=1)).ravel() - np.maximum(a_eta, 0)
     tol = 1e-9
     penalised = active & ~pair
     # error rows: the sample's only penalised row, violated only by a residual of 1 once η is 0
@@ -368,9 +416,9 @@ def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
     error = single & (cover_up | cover_down)
     # product rows: body - M η <= u with body >= u (or the mirror), η = 1 always satisfying the row
     prod_up = (soft & penalised & ~error & has_eta & (a_eta < 0) & np.isfinite(upper) & (lower <= b_lo + tol)
-               & (rest_lo >= upper - tol) & (rest_hi + a_eta <= upper + tol))
+               & (any_lo >= upper - tol) & (rest_hi + a_eta <= upper + tol))
     prod_down = (soft & penalised & ~error & has_eta & (a_eta > 0) & np.isfinite(lower) & (upper >= b_hi - tol)
-                 & (rest_hi <= lower + tol) & (rest_lo + a_eta >= lower - tol))
+                 & (any_hi <= lower + tol) & (rest_lo + a_eta >= lower - tol))
     product = prod_up | prod_down
     # the η of error rows are dropped, with their objective terms (the row's penalty is the error)
     dropped = np.zeros(form.num_vars, dtype=bool)
@@ -387,17 +435,28 @@ def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
     # kinds of the remaining rows
     span = np.round(high - low).astype(np.int64)
     quad_rows = penalised & ~product
-    at_bottom = (span == 0) & (np.abs(low - body_lo) < tol)
-    at_top = (span == 0) & (np.abs(high - body_hi) < tol) & ~at_bottom
+    at_bottom = (span == 0) & (np.abs(low - body_lo) < tol) & (np.abs(low - any_lo) < tol)
+    at_top = (span == 0) & (np.abs(high - body_hi) < tol) & (np.abs(high - any_hi) < tol) & ~at_bottom
     linear_rows = quad_rows & (at_bottom | at_top)
     quad_rows &= ~linear_rows
     row_weight = merged.row_weight
     # objective: c without the dropped η (their error is now their row's penalty)
     c = form.c[keep]
+    fixed_rows = error.copy()
+    new_products = np.zeros(A.shape[0], dtype=bool)
+    if window:
+        # slack="window": a sample row without η costs exactly w_i when broken, however deep
+        free_soft = soft & ~has_eta & penalised
+        fixed_rows |= free_soft & quad_rows
+        # a linear sample row that can break by more than one unit becomes a product with a new error bit
+        new_products = free_soft & linear_rows & (body_hi - body_lo >= 2)
+        linear_rows &= ~new_products
     # quadratic rows (paired when span >= 1, squared when 0)
     rows = np.flatnonzero(quad_rows)
     q_low, q_high, q_span = low[rows], high[rows], span[rows]
     below = np.abs(q_low) <= np.abs(q_high)
+    windowed = (fixed_rows[rows] & soft[rows] & ~has_eta[rows] & (q_span >= 1)) if window else np.zeros(len(rows), bool)
+    below = below | windowed
     owner, position, weight = paired_offset_weights(q_span)
     sign = np.where(below[owner], -1.0, 1.0)
     slack_part = sp.csr_matrix((sign * weight, (owner, np.arange(len(owner)))), shape=(len(rows), len(owner)))
@@ -421,14 +480,36 @@ def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
     prod_d = -psign * pbound
     new_index = np.cumsum(keep) - 1
     prod_eta = new_index[eta_of_row[prows]]
+    prod_weight = row_weight[prows]
+    prod_fixed = np.zeros(len(prows), dtype=bool)
     pair_rows = np.flatnonzero(pair)
     kept_cols = np.flatnonzero(keep)
     pairs = new_index[A[pair_rows].tocsr().indices.reshape(-1, 2)]
     labels = [form.var_names[j] for j in kept_cols]
+    num_kept = int(keep.sum())
+    extra_labels, extra_blocks, extra_c = [], [], []
+    C = sp.hstack([body, slack_part], format="csr")
+    win = None
+    if window:
+        C, win, prod, extra = _windows(C, rows, windowed, q_low, q_span, body_lo[rows], body_hi[rows], row_weight[rows],
+                                       num_kept + len(owner), [names[r] for r in rows], merged.row_block[rows],
+                                       body_all[new_products], body_lo[new_products], body_hi[new_products],
+                                       low[new_products], at_bottom[new_products], row_weight[new_products],
+                                       [names[r] for r in np.flatnonzero(new_products)],
+                                       merged.row_block[new_products])
+        extra_labels, extra_blocks, extra_c = extra
+        total = num_kept + len(owner) + len(extra_labels)
+        prod_C = sp.vstack([_padded(prod_C, total - prod_C.shape[1]), prod[0]], format="csr")
+        prod_d = np.concatenate([prod_d, prod[1]])
+        prod_eta = np.concatenate([prod_eta, prod[2]]).astype(np.int64)
+        prod_weight = np.concatenate([prod_weight, prod[3]])
+        prod_fixed = np.concatenate([prod_fixed, prod[4]])
+        lin_C = _padded(lin_C, num_kept + len(owner) - lin_C.shape[1])
     layout = SlackLayout(form.num_vars, body, q_low, q_high, below, q_span, owner, position, weight, paired=True,
-                         keep=keep)
+                         keep=keep, window=win)
+    total = num_kept + len(owner) + len(extra_labels)
     penalty_form = PenaltyForm(
-        C=sp.hstack([body, slack_part], format="csr"),
+        C=_padded(C, total - C.shape[1]),
         d=-np.where(below, q_low, q_high),
         soft=soft[rows],
         row_weight=row_weight[rows],
@@ -437,23 +518,25 @@ def _apply_paired(form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
         pairs=pairs,
         pair_weight=row_weight[pair_rows],
         pair_soft=soft[pair_rows],
-        c=np.concatenate([c, np.zeros(len(owner))]),
+        c=np.concatenate([c, np.zeros(len(owner)), np.asarray(extra_c, dtype=float)]),
         c0=form.c0,
-        labels=labels + [f"s[{row_names[r]}]#{p}" for r, p in zip(owner.tolist(), position.tolist())],
-        label_block=np.concatenate([form.col_block[keep], np.char.add("slack ", merged.row_block[rows][owner])]),
+        labels=labels + [f"s[{row_names[r]}]#{p}" for r, p in zip(owner.tolist(), position.tolist())] + extra_labels,
+        label_block=np.concatenate([form.col_block[keep], np.char.add("slack ", merged.row_block[rows][owner]),
+                                    np.asarray(extra_blocks, dtype=str)]),
         slack=layout,
         scale=np.where(is_paired, 0.5, 1.0),
         linear_part=np.where(below, 1.0, -1.0) * is_paired,  # r(r - 1) from below, r(r + 1) from above
-        fixed=error[rows],
-        lin_C=_padded(lin_C, len(owner)),
+        fixed=fixed_rows[rows],
+        lin_C=_padded(lin_C, total - lin_C.shape[1]),
         lin_d=lin_d,
         lin_soft=soft[lrows],
         lin_weight=row_weight[lrows],
-        lin_fixed=error[lrows],
-        prod_C=_padded(prod_C, len(owner)),
+        lin_fixed=fixed_rows[lrows],
+        prod_C=_padded(prod_C, total - prod_C.shape[1]),
         prod_d=prod_d,
         prod_eta=prod_eta,
-        prod_weight=row_weight[prows],
+        prod_weight=prod_weight,
+        prod_fixed=prod_fixed,
     )
     return penalty_form, layout
 
@@ -468,3 +551,61 @@ def _rows_without(A: sp.csr_matrix, A_rest: sp.csr_matrix, mask: np.ndarray) -> 
 def _padded(M: sp.csr_matrix, extra: int) -> sp.csr_matrix:
     """M with `extra` zero columns appended (the slack bits, which linear and product rows lack)."""
     return sp.hstack([M, sp.csr_matrix((M.shape[0], extra))], format="csr")
+
+
+def _windows(C, rows, windowed, low, span, body_lo, body_hi, weight, first, names, blocks,
+             pbody, pbody_lo, pbody_hi, plow, pbottom, pweight, pnames, pblocks):
+    """The error windows of slack="window" (see `Window`): new columns from `first` on, their
+    entries in the quadratic rows' matrix `C`, the gating and new product rows, and the labels,
+    blocks and objective (w_i per error bit) of the new columns."""
+    q = len(rows)
+    depth_lo = np.round(low - body_lo).astype(np.int64)  # how far below its bound a body can go
+    depth_hi = np.round(body_hi - low - span).astype(np.int64)
+    below_rows = np.flatnonzero(windowed & (depth_lo >= 2))
+    above_rows = np.flatnonzero(windowed & (depth_hi >= 2))
+    below_span, above_span = depth_lo[below_rows] - 1, depth_hi[above_rows] - 1
+    b_owner, b_pos, b_w = paired_offset_weights(below_span)
+    a_owner, a_pos, a_w = paired_offset_weights(above_span)
+    nb, na = len(below_rows), len(above_rows)
+    cols_e_lo = first + np.arange(nb)
+    cols_p_lo = first + nb + np.arange(len(b_owner))
+    cols_e_hi = first + nb + len(b_owner) + np.arange(na)
+    cols_p_hi = first + nb + len(b_owner) + na + np.arange(len(a_owner))
+    first_prod = first + nb + len(b_owner) + na + len(a_owner)
+    np_rows = pbody.shape[0]
+    cols_e_prod = first_prod + np.arange(np_rows)
+    total = first_prod + np_rows
+    # r = body - low - o with o = -2 e_lo - p_lo (below) or (span + 1) e_hi + p_hi (above)
+    entries = [
+        (below_rows, cols_e_lo, np.full(nb, 2.0)),
+        (below_rows[b_owner], cols_p_lo, b_w.astype(float)),
+        (above_rows, cols_e_hi, -(span[above_rows] + 1.0)),
+        (above_rows[a_owner], cols_p_hi, -a_w.astype(float)),
+    ]
+    r_idx = np.concatenate([e[0] for e in entries])
+    c_idx = np.concatenate([e[1] for e in entries])
+    vals = np.concatenate([e[2] for e in entries])
+    C = sp.hstack([C, sp.csr_matrix((C.shape[0], total - C.shape[1]))], format="csr")
+    C = (C + sp.csr_matrix((vals, (r_idx, c_idx)), shape=C.shape)).tocsr()
+    # gating: each p bit costs w while its e is 0 (a product row p·(1 - e)); new products: the
+    # linear row's body - bound, times (1 - e), with e costing w
+    gate_cols = np.concatenate([cols_p_lo, cols_p_hi])
+    gate_eta = np.concatenate([cols_e_lo[b_owner], cols_e_hi[a_owner]])
+    gate_w = np.concatenate([weight[below_rows][b_owner], weight[above_rows][a_owner]])
+    G = sp.csr_matrix((np.ones(len(gate_cols)), (np.arange(len(gate_cols)), gate_cols)), shape=(len(gate_cols), total))
+    psign = np.where(pbottom, 1.0, -1.0)
+    P = _padded(pbody.multiply(psign[:, None]).tocsr(), total - pbody.shape[1])
+    prod = (sp.vstack([G, P], format="csr"), np.concatenate([np.zeros(len(gate_cols)), -psign * plow]),
+            np.concatenate([gate_eta, cols_e_prod]), np.concatenate([gate_w, pweight]),
+            np.concatenate([np.ones(len(gate_cols), bool), np.zeros(np_rows, bool)]))
+    labels = ([f"e[{names[r]}]#below" for r in below_rows] + [f"s[{names[below_rows[o]]}]#below{p}" for o, p in zip(b_owner, b_pos)]
+              + [f"e[{names[r]}]#above" for r in above_rows] + [f"s[{names[above_rows[o]]}]#above{p}" for o, p in zip(a_owner, a_pos)]
+              + [f"e[{name}]" for name in pnames])
+    label_blocks = ([f"slack error {blocks[r]}" for r in below_rows] + [f"slack window {blocks[below_rows[o]]}" for o in b_owner]
+                    + [f"slack error {blocks[r]}" for r in above_rows] + [f"slack window {blocks[above_rows[o]]}" for o in a_owner]
+                    + [f"slack error {block}" for block in pblocks])
+    objective = np.concatenate([weight[below_rows], np.zeros(len(b_owner)), weight[above_rows], np.zeros(len(a_owner)), pweight])
+    win = Window(rows=np.flatnonzero(windowed), below_rows=below_rows, below_span=below_span,
+                 below_bits=(b_owner, b_pos, b_w), above_rows=above_rows, above_span=above_span,
+                 above_bits=(a_owner, a_pos, a_w), prod_body=pbody, prod_bound=plow)
+    return C, win, prod, (labels, label_blocks, objective)

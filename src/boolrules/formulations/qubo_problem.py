@@ -168,7 +168,7 @@ class QuboProblem:
         objective_range = problem.objective_range
         if isinstance(penalty, dict):
             return check_penalty(penalty)
-        if penalty == "sufficient" and self.slack == "paired":
+        if penalty == "sufficient" and self.slack in ("paired", "window"):
             return self._paired_sufficient()
         if penalty == "sufficient":
             if self.eta:
