@@ -596,6 +596,7 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
     from boolrules.backends.sampler import MAX_SEED
     from boolrules.formulations.preselection import FEATURE_SCORES
+    from boolrules.formulations.qubo import SLACK_MODES
     from boolrules.formulations.qubo_problem import PENALTY_MODES
     from boolrules.localsearch.oracle import POLICIES
     from boolrules.metrics import METRICS
@@ -604,7 +605,7 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     assert cli._MAX_SEED == MAX_SEED and cli._QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
     for copy, value in [(cli._OPERATORS, OPERATORS), (cli._SHAPES, SHAPES), (cli._METRICS, METRICS),
                         (cli._POLICIES, POLICIES), (cli._FEATURE_SCORES, FEATURE_SCORES),
-                        (cli._PENALTY_MODES, PENALTY_MODES), (cli._QPU_TOPOLOGIES, QPU_TOPOLOGIES),
+                        (cli._PENALTY_MODES, PENALTY_MODES), (cli._SLACK_MODES, SLACK_MODES), (cli._QPU_TOPOLOGIES, QPU_TOPOLOGIES),
                         (cli._PROBLEM_FORMATS, PROBLEM_FORMATS), (cli._QUBO_FORMATS, QUBO_FORMATS)]:
         assert copy == tuple(value)  # the names, in the library's order
     python = cli.python_defaults()

@@ -29,7 +29,8 @@ _METRICS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "matth
             "jaccard")  # metrics.METRICS
 _POLICIES = ("random", "gain", "sweep")  # localsearch.oracle.POLICIES
 _FEATURE_SCORES = ("error", "mutual_info")  # formulations.preselection.FEATURE_SCORES
-_PENALTY_MODES = ("sufficient", "calibrated")  # formulations.qubo_problem.PENALTY_MODES
+_PENALTY_MODES = ("sufficient", "calibrated", "tuned")  # formulations.qubo_problem.PENALTY_MODES
+_SLACK_MODES = ("minimal", "below", "above", "paired", "window")  # formulations.qubo.SLACK_MODES
 _QPU_TOPOLOGIES = ("pegasus", "zephyr")  # backends.hardware.QPU_TOPOLOGIES
 _QPU_EMBEDDING_TIMEOUT = 60  # backends.hardware.QPU_EMBEDDING_TIMEOUT
 _PROBLEM_FORMATS = ("lp", "mps", "ommx")  # formats.PROBLEM_FORMATS
@@ -37,7 +38,7 @@ _QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "m
 # python_defaults(), the options of the depth-one problem and of its QUBO
 _PROBLEM_DEFAULTS = {"operator": "AtLeast", "max_num_literals": 4, "min_num_literals": 0, "negated": False,
                      "lam": 0.0, "max_samples": None, "max_features": None, "feature_score": "error",
-                     "eta": True, "penalty": "sufficient"}
+                     "eta": True, "penalty": "sufficient", "slack": "minimal"}
 # _learner_defaults(), the options of `fit` and `explain`
 _LEARNER_DEFAULTS = {"max_complexity": 10, "max_depth": None, "operators": list(_OPERATORS),
                      "metric": "balanced_accuracy", "num_starts": 20, "num_iterations": 2000, "time_budget": None,
@@ -479,7 +480,7 @@ def _inspect(args) -> int:
         problem, rows = (_depth_two_problem if args.shape else _problem)(args, data)
         formulation = problem.summary()
         step("compiling the QUBO")
-        compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+        compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
         qubo, hardware = compiled.summary(), hardware_report(compiled.bqm)
         if args.embed:
             step(f"embedding the QUBO into a {args.embed} graph")
@@ -551,7 +552,7 @@ def _export(args) -> int:
         problem, rows = _problem(args, data)
         if content == "qubo":
             step("compiling the QUBO")
-            qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty)
+            qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
         step(f"writing {args.format}")
         with _running(f"writing {args.format}"):
             try:
@@ -780,6 +781,10 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
                        help="keep the error variables η (--no-eta: sample rows become soft penalties)")
     group.add_argument("--penalty", choices=_PENALTY_MODES, default=defaults["penalty"],
                        help="penalty weights (default: %(default)s)")
+    group.add_argument("--slack", choices=_SLACK_MODES, default=defaults["slack"],
+                       help="how inequality rows are penalised: binary slack from the bound of smaller magnitude "
+                            "(minimal), from one side (below, above), or paired: slack-free error and product rows "
+                            "where exact, r(r-1) with half the slack elsewhere (default: %(default)s)")
     return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
 
 

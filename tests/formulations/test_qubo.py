@@ -10,7 +10,7 @@ from boolrules import load_dataset
 from boolrules.backends import get_backend
 from boolrules.formulations import StandardForm, depth_one
 from boolrules.formulations.qubo import PenaltyQubo
-from boolrules.formulations.reductions import capped_binary_weights
+from boolrules.formulations.reductions import capped_binary_weights, paired_offset_bits, paired_offset_weights
 from boolrules.formulations.repair import feasible_point
 
 from .brute_force import best_objective
@@ -48,6 +48,82 @@ def test_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
         ground = problem.decode(qubo.variable_values(sample)[0])  # a valid selection: nothing to repair
         eta = sample[[qubo.labels.index(f"eta[{i}]") for i in range(problem.num_samples)]].astype(bool)
         assert np.array_equal(eta, problem.errors(ground)), (ground, eta)
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+@pytest.mark.parametrize("kwargs", [{}, {"min_num_literals": 1, "lam": 0.25}, {"negated": True},
+                                    {"sample_weight": "uniform", "negated": True}])
+def test_paired_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
+    """slack="paired" with η and sufficient penalties is exact: the exhaustive ground state has the
+    HiGHS optimum's energy, decodes to an optimal rule without repair, and every kept η marks
+    exactly its rule's errors (the η of error rows are gone: their row's penalty is the error)."""
+    problem = tiny(operator, seed, **kwargs)
+    qubo = problem.to_qubo(eta=True, penalty="sufficient", slack="paired")
+    assert qubo.num_variables <= problem.to_qubo(eta=True).num_variables
+    optimum = get_backend("highs").solve(problem)
+    states = dimod.ExactSolver().sample(qubo.bqm)
+    # the ILP's objective (a one-literal AtLeast_0 keeps its literal's λ; its rule, the constant, does not)
+    assert states.first.energy == pytest.approx(optimum.solver_objective, abs=1e-6)
+    for sample in states.lowest(atol=1e-9).samples():
+        sample = dict(sample)
+        assert qubo.feasible(sample).all()
+        ground = problem.decode(qubo.variable_values(dict(sample))[0])
+        assert problem.objective(ground) <= optimum.solver_objective + 1e-6
+        errors = problem.errors(ground)
+        for i in range(problem.num_samples):
+            if f"eta[{i}]" in sample:
+                assert sample[f"eta[{i}]"] == errors[i], (ground, i)
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_paired_without_eta_ground_state_is_a_valid_rule_priced_at_least_its_objective(operator, seed):
+    """slack="paired" without η (a heuristic mode): with sufficient penalties the ground state is a
+    valid rule (every hard row holds), and no state costs less than the objective of its rule:
+    a sample with a single row broken only by one unit (Or's positives, And's negatives) costs
+    exactly its weight, every other broken sample row at least its weight."""
+    problem = tiny(operator, seed, lam=0.1)
+    qubo = problem.to_qubo(eta=False, penalty="sufficient", slack="paired")
+    states = dimod.ExactSolver().sample(qubo.bqm)
+    assert qubo.feasible(states.first.sample).all()
+    record = states.record
+    feasible = qubo.feasible(states)
+    for values, energy in zip(np.asarray(qubo.variable_values(states))[feasible], record.energy[feasible]):
+        rule = problem.decode(values)
+        assert energy >= problem.objective(rule) - 1e-9
+
+
+@pytest.mark.parametrize("eta", [True, False])
+def test_paired_or_and_have_no_slack_for_samples(eta):
+    """Or with η under slack="paired": positives lose η (error rows, one offset bit for m' = 3),
+    negatives keep η with slack-free product rows; their interactions are b/bt-η only."""
+    data = load_dataset("breast_cancer")
+    problem = depth_one(data.X[:60], data.y[:60], "Or", max_num_literals=3)
+    qubo = problem.to_qubo(eta=eta, slack="paired")
+    blocks = qubo.blocks()
+    positives = int(problem.y.sum())
+    negatives = problem.num_samples - positives
+    assert blocks.get("eta", 0) == (negatives if eta else 0)
+    assert blocks["slack positive_rows"] == positives and "slack negative_rows" not in blocks
+    assert blocks["slack max_literals"] == 1
+    assert qubo.num_variables < problem.to_qubo(eta=eta).num_variables
+    assert qubo.bqm.num_interactions < problem.to_qubo(eta=eta).bqm.num_interactions
+
+
+@pytest.mark.parametrize("span", range(0, 40))
+def test_paired_offsets_cover_exactly_the_range(span):
+    """Every value 0..span lies in a pair {o, o+1} of encodable offsets, none reaches past span,
+    and `paired_offset_bits` picks such an o."""
+    owner, position, weight = paired_offset_weights(np.array([span]))
+    offsets = {sum(w for w, bit in zip(weight, bits) if bit) for bits in itertools.product((0, 1), repeat=len(weight))}
+    assert all(o + 1 <= max(span, 1) for o in offsets)
+    assert set(range(span + 1)) <= offsets | {o + 1 for o in offsets}
+    if span > 1:
+        assert len(weight) == int(np.ceil(np.log2(span // 2 + 1))) == len(capped_binary_weights(np.array([span]))[2]) - 1
+    for value in range(span + 1):
+        o = int(paired_offset_bits(np.array([value]), owner, position, weight) @ weight)
+        assert o <= value <= o + 1
 
 
 def _weights_reference(span):
@@ -286,3 +362,43 @@ def test_polish_never_worsens_and_reaches_a_swap_optimum():
     sample["b[4]"] = sample["b[5]"] = 1
     rule, objective = qubo.decode_best(dimod.SampleSet.from_samples(sample, dimod.BINARY, 0.0))
     assert objective == pytest.approx(0.0) and str(rule) == "Or(f0, f1)"
+
+
+@pytest.mark.parametrize("operator", ["Or", "AtLeast", "Choose"])
+def test_tuned_penalties_never_go_below_sufficient_and_keep_the_ground_state(operator):
+    """penalty="tuned" only raises the sufficient hard weight (until a short sa run is mostly
+    feasible): with η and slack="paired" the ground state stays the ILP optimum."""
+    problem = tiny(operator, 1)
+    for slack in ("minimal", "paired"):
+        tuned = problem.to_qubo(eta=True, penalty="tuned", slack=slack)
+        sufficient = tuned.with_penalties("sufficient")
+        assert tuned.penalties.soft == sufficient.penalties.soft
+        assert tuned.penalties.hard >= sufficient.penalties.hard
+    optimum = get_backend("highs").solve(problem)
+    assert dimod.ExactSolver().sample(tuned.bqm).first.energy == pytest.approx(optimum.solver_objective, abs=1e-6)
+
+
+@pytest.mark.parametrize("operator", ["Or", "And", "AtLeast", "AtMost"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("negated", [False, True])
+def test_window_without_eta_and_paired_with_eta_are_exact_on_ten_samples(operator, seed, negated):
+    """slack="window" without η is exact for these operators: each sample row broken however deep
+    costs exactly w_i through its error bit (paired windows below and above its range), so the
+    ground energy is the ILP optimum; so is slack="paired" with η. Ten samples, m' = 3: too large
+    for ExactSolver, enumerated per rule by `exact.ground_energy`."""
+    from .exact import ground_energy
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (10, 3), dtype=np.uint8)
+    y = rng.integers(0, 2, 10).astype(np.uint8)
+    y[:2] = [0, 1]
+    problem = depth_one(X, y, operator, max_num_literals=3, negated=negated, lam=0.05,
+                        sample_weight=rng.uniform(0.5, 2.0, 10))
+    optimum = get_backend("highs").solve(problem).solver_objective
+    for slack, eta in (("window", False), ("paired", True)):
+        qubo = problem.to_qubo(eta=eta, slack=slack)
+        decision = [label for label in qubo.labels if label.startswith(("b[", "bt[", "k#"))]
+        energy, sample = ground_energy(qubo.bqm, decision)
+        assert energy == pytest.approx(optimum, abs=1e-6), slack
+        assert qubo.feasible(sample).all()
+        assert qubo.energy(qubo.sample_from_vector(problem.greedy_point())) >= energy - 1e-9

@@ -26,7 +26,13 @@ __all__ = [
     "compile_qubo", "qubo_chain", "Stage", "Decoding", "STAGES",
 ]
 
-PENALTY_MODES = ("sufficient", "calibrated")
+PENALTY_MODES = ("sufficient", "calibrated", "tuned")
+
+# penalty="tuned": the short sa run that checks feasibility, the share of its samples that must be
+# feasible, and how many times the hard weight may double (`QuboProblem._tuned`).
+TUNING_RUN = MappingProxyType({"num_reads": 10, "num_sweeps": 200, "seed": 0})
+TUNING_FEASIBLE_SHARE = 0.8
+TUNING_DOUBLINGS = 6
 
 # The calibrated penalty multipliers by eta, per unit mean sample weight (`calibrated_penalties`):
 # the best cells of the grid in benchmarks/bench_qubo.py section 2 (6 subproblems of 100 Breast
@@ -162,6 +168,8 @@ class QuboProblem:
         objective_range = problem.objective_range
         if isinstance(penalty, dict):
             return check_penalty(penalty)
+        if penalty == "sufficient" and self.slack in ("paired", "window"):
+            return self._paired_sufficient()
         if penalty == "sufficient":
             if self.eta:
                 # A violated sample row costs >= 2 w_i > w_i (the cost of eta_i = 1); a violated hard
@@ -171,7 +179,43 @@ class QuboProblem:
             return Penalties(soft, soft * self.form.max_soft_penalty() + objective_range + 1.0)
         if penalty == "calibrated":
             return calibrated_penalties(problem.weights, CALIBRATED[self.eta])
+        if penalty == "tuned":
+            return self._tuned()
         raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}")
+
+    def _paired_sufficient(self) -> Penalties:
+        """Sufficient weights of slack="paired", where every row's smallest violation costs its
+        weight: soft 2 with η (a broken sample row costs 2 w_i > w_i, the cost of η_i = 1), 1
+        without; hard just above the energy of a valid rule (the greedy rule, its aux variables at
+        their best), which no state breaking a hard row can reach: every term is >= 0 and a broken
+        hard row alone costs `hard`."""
+        soft = 2.0 if self.eta else 1.0
+        probe = Penalties(soft, 1.0)
+        bqm = self.form.bqm(probe)
+        point = self.chain[1:].encode(np.asarray(self.problem.greedy_point(), dtype=float), self.inverses[1:])
+        energy = float(bqm.energies((point.astype(np.int8), self.form.labels))[0])
+        weights = np.asarray(self.problem.weights, dtype=float)
+        margin = float(weights.mean()) if weights.size and weights.mean() > 0 else 1.0
+        return Penalties(soft, max(energy, 0.0) + margin)
+
+    def _tuned(self) -> Penalties:
+        """The sufficient weights, with the hard weight doubled (at most `TUNING_DOUBLINGS` times)
+        until `TUNING_FEASIBLE_SHARE` of a short sa run (`TUNING_RUN`, dwave-samplers' default
+        schedule otherwise) is feasible. Never below the sufficient weights: where those make the
+        ground state the ILP optimum (with η), so do these; the tuning only serves samplers that
+        stop in states breaking a hard row (e.g. more than m' literals)."""
+        from dwave.samplers import SimulatedAnnealingSampler
+
+        penalties = self._resolve("sufficient")
+        sampler = SimulatedAnnealingSampler()
+        for _ in range(TUNING_DOUBLINGS):
+            samples = sampler.sample(self.form.bqm(penalties), **TUNING_RUN)
+            arr = samples.record.sample[:, [samples.variables.index(v) for v in self.form.labels]]
+            x = self.chain[1:].invert(arr, self.inverses[1:])
+            if self.problem.feasible(x, sample_rows=False).mean() >= TUNING_FEASIBLE_SHARE:
+                break
+            penalties = Penalties(penalties.soft, 2 * penalties.hard)
+        return penalties
 
     def with_penalties(self, penalty) -> QuboProblem:
         """The same compiled QUBO with other penalty weights (nothing is rebuilt but the BQM)."""

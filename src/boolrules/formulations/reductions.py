@@ -13,7 +13,10 @@ import scipy.sparse as sp
 from .chain import Reduction
 from .standard_form import StandardForm
 
-__all__ = ["FixToZero", "BinaryExpansion", "Expansion", "capped_binary_bits", "capped_binary_weights"]
+__all__ = [
+    "FixToZero", "BinaryExpansion", "Expansion", "capped_binary_bits", "capped_binary_weights", "paired_offset_bits",
+    "paired_offset_weights",
+]
 
 
 def capped_binary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -50,6 +53,45 @@ def capped_binary_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     last_on = rounded > np.left_shift(1, np.maximum(nbits - 1, 0)) - 1
     rest = rounded - np.where(last_on, last_weight, 0)
     bits = np.where(is_last, last_on[..., owner], np.right_shift(rest[..., owner], position) & 1)
+    return bits.astype(np.int8)
+
+
+def paired_offset_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bits of the offset `o` of a paired penalty (`docs/formulations.md`, "Paired slack"): for a
+    row whose residual from its bound must lie in 0..span, `o` takes values with every value
+    0..span in some pair {o, o + 1} and never o + 1 > span, so `(v - o)(v - o - 1)`, zero exactly
+    when v is o or o + 1, vanishes for some encodable o iff v is in 0..span. With
+    n = ceil(log2(span // 2 + 1)) bits: weights 2, 4, ..., 2^(n-1) and a capped last weight
+    span + 1 - 2^n (>= 1): the encoded values are the even numbers 0..2^n - 2 and the last weight
+    plus those, which reach span - 1. Spans 0 and 1 get no bits. Returns (owner, position, weight)
+    like `capped_binary_weights`."""
+    span = np.asarray(span, dtype=np.int64)
+    pairs = span // 2 + 1
+    nbits = np.where(span > 1, np.ceil(np.log2(np.maximum(pairs, 1))).astype(np.int64), 0)
+    owner = np.repeat(np.arange(len(span)), nbits)
+    first = np.cumsum(nbits) - nbits
+    position = np.arange(nbits.sum()) - np.repeat(first, nbits)
+    weight = np.left_shift(2, position).astype(np.int64)
+    last = first + nbits - 1
+    has_bits = nbits > 0
+    weight[last[has_bits]] = span[has_bits] + 1 - np.left_shift(1, nbits[has_bits])
+    return owner, position, weight
+
+
+def paired_offset_bits(values, owner: np.ndarray, position: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The bits of the best offset for `values` (..., one residual per row, each in 0..span) in
+    the encoding of `paired_offset_weights`: an encodable o with o <= value <= o + 1."""
+    values = np.asarray(values)
+    rounded = np.round(values).astype(np.int64)
+    nbits = np.bincount(owner, minlength=values.shape[-1]).astype(np.int64)
+    last_weight = np.zeros(values.shape[-1], dtype=np.int64)
+    is_last = position == nbits[owner] - 1
+    last_weight[owner[is_last]] = weight[is_last]
+    if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any():
+        raise ValueError("values must be integers >= 0")
+    last_on = (nbits > 0) & (rounded > np.left_shift(1, nbits) - 1)
+    rest = rounded - np.where(last_on, last_weight, 0)
+    bits = np.where(is_last, last_on[..., owner], np.right_shift(rest[..., owner], position + 1) & 1)
     return bits.astype(np.int8)
 
 
