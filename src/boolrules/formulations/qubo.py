@@ -92,6 +92,29 @@ def _merge_parallel_rows(form: StandardForm) -> StandardForm:
     )
 
 
+def _effective_rows(form: StandardForm):
+    """The rows every penalty mode starts from (slack recipe steps 1-2): parallel rows merged, tight
+    body bounds `b_lo`, `b_hi`, effective bounds `low`, `high` (an error names a row that can never
+    hold), `active` (not redundant: dropped otherwise) and `pair` (`x + y <= 1`: slack-free `x·y`)."""
+    merged = _merge_parallel_rows(form)
+    A, lower, upper, names = merged.A, merged.lower, merged.upper, merged.row_names
+    b_lo, b_hi = body_bounds(merged)
+    low = np.maximum(lower, b_lo)
+    high = np.minimum(upper, b_hi)
+    if (low > high + 1e-9).any():
+        r = int(np.argmax(low > high + 1e-9))
+        raise ValueError(
+            f"constraint {names[r]} can never be satisfied: its body ranges over [{b_lo[r]:g}, {b_hi[r]:g}] "
+            f"but must lie in [{lower[r]:g}, {upper[r]:g}]"
+        )
+    active = ~((lower <= b_lo + 1e-9) & (upper >= b_hi - 1e-9))
+    nnz = A.getnnz(axis=1)
+    ones = np.zeros(A.shape[0], dtype=np.int64)  # coefficients equal to 1 per row
+    np.add.at(ones, np.repeat(np.arange(A.shape[0]), nnz), A.data == 1)
+    pair = active & (nnz == 2) & (ones == 2) & (np.round(high) == 1) & (lower <= b_lo + 1e-9)
+    return merged, b_lo, b_hi, low, high, active, pair
+
+
 @dataclass(frozen=True, eq=False)
 class SlackLayout:
     """Where the slack bits of the penalised rows sit and what they encode (the inverse data of
@@ -260,22 +283,8 @@ class PenaltyQubo(Reduction):
     def apply(self, form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
         if self.slack in ("paired", "window"):
             return _apply_paired(form, window=self.slack == "window")
-        merged = _merge_parallel_rows(form)
-        A, lower, upper, names = merged.A, merged.lower, merged.upper, merged.row_names
-        b_lo, b_hi = body_bounds(merged)
-        low = np.maximum(lower, b_lo)
-        high = np.minimum(upper, b_hi)
-        if (low > high + 1e-9).any():
-            r = int(np.argmax(low > high + 1e-9))
-            raise ValueError(
-                f"constraint {names[r]} can never be satisfied: its body ranges over [{b_lo[r]:g}, {b_hi[r]:g}] "
-                f"but must lie in [{lower[r]:g}, {upper[r]:g}]"
-            )
-        active = ~((lower <= b_lo + 1e-9) & (upper >= b_hi - 1e-9))  # redundant rows are dropped
-        nnz = A.getnnz(axis=1)
-        ones = np.zeros(A.shape[0], dtype=np.int64)  # coefficients equal to 1 per row
-        np.add.at(ones, np.repeat(np.arange(A.shape[0]), nnz), A.data == 1)
-        pair = active & (nnz == 2) & (ones == 2) & (np.round(high) == 1) & (lower <= b_lo + 1e-9)
+        merged, b_lo, b_hi, low, high, active, pair = _effective_rows(form)
+        A, names = merged.A, merged.row_names
         rows = np.flatnonzero(active & ~pair)
         low, high = low[rows], high[rows]
         b_lo, b_hi = b_lo[rows], b_hi[rows]
@@ -374,22 +383,8 @@ def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm
       the time, and one bit fewer than binary slack;
     - equalities inside their body's range: `W·r²`; `x + y <= 1`: `W·x·y` (as the other modes).
     """
-    merged = _merge_parallel_rows(form)
+    merged, b_lo, b_hi, low, high, active, pair = _effective_rows(form)
     A, lower, upper, names = merged.A.tocsr(), merged.lower, merged.upper, merged.row_names
-    b_lo, b_hi = body_bounds(merged)
-    low = np.maximum(lower, b_lo)
-    high = np.minimum(upper, b_hi)
-    if (low > high + 1e-9).any():
-        r = int(np.argmax(low > high + 1e-9))
-        raise ValueError(
-            f"constraint {names[r]} can never be satisfied: its body ranges over [{b_lo[r]:g}, {b_hi[r]:g}] "
-            f"but must lie in [{lower[r]:g}, {upper[r]:g}]"
-        )
-    active = ~((lower <= b_lo + 1e-9) & (upper >= b_hi - 1e-9))
-    nnz = A.getnnz(axis=1)
-    ones = np.zeros(A.shape[0], dtype=np.int64)
-    np.add.at(ones, np.repeat(np.arange(A.shape[0]), nnz), A.data == 1)
-    pair = active & (nnz == 2) & (ones == 2) & (np.round(high) == 1) & (lower <= b_lo + 1e-9)
     soft = merged.row_sample >= 0
     sample = merged.row_sample
     # η of each row (at most one: its sample's), its coefficient, and the rest of the body's range
