@@ -19,6 +19,25 @@ __all__ = [
 ]
 
 
+def _bit_layout(nbits: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For spans of `nbits` bits each: every bit's owner (its span), its position there, and the
+    index of each span's last bit."""
+    owner = np.repeat(np.arange(len(nbits)), nbits)
+    first = np.cumsum(nbits) - nbits
+    position = np.arange(nbits.sum()) - np.repeat(first, nbits)
+    return owner, position, first + nbits - 1
+
+
+def _last_bits(num_spans: int, owner, position, weight) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Of an encoding (owner, position, weight) of `num_spans` spans: each span's number of bits,
+    whether each bit is its span's last, and each span's last weight (0 without bits)."""
+    nbits = np.bincount(owner, minlength=num_spans).astype(np.int64)
+    is_last = position == nbits[owner] - 1
+    last_weight = np.zeros(num_spans, dtype=np.int64)
+    last_weight[owner[is_last]] = weight[is_last]
+    return nbits, is_last, last_weight
+
+
 def capped_binary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Bit weights 1, 2, 4, ... with a capped last weight, so the encoded values are exactly
     0..span for each span (docs/formulations.md, slack recipe step 3). Returns (owner, position,
@@ -26,11 +45,8 @@ def capped_binary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     Spans of 0 get no bits."""
     span = np.asarray(span, dtype=np.int64)
     nbits = np.where(span > 0, np.ceil(np.log2(span + 1)).astype(np.int64), 0)
-    owner = np.repeat(np.arange(len(span)), nbits)
-    first = np.cumsum(nbits) - nbits
-    position = np.arange(nbits.sum()) - np.repeat(first, nbits)
+    owner, position, last = _bit_layout(nbits)
     weight = np.left_shift(1, position).astype(np.int64)
-    last = first + nbits - 1
     has_bits = nbits > 0
     weight[last[has_bits]] = span[has_bits] - (np.left_shift(1, nbits[has_bits] - 1) - 1)
     return owner, position, weight
@@ -43,10 +59,7 @@ def capped_binary_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     reach (2^(nbits-1) - 1); the rest is plain binary. Returns (..., number of bits) of 0/1."""
     values = np.asarray(values)
     rounded = np.round(values).astype(np.int64)
-    nbits = np.bincount(owner, minlength=values.shape[-1]).astype(np.int64)
-    last_weight = np.zeros(values.shape[-1], dtype=np.int64)
-    is_last = position == nbits[owner] - 1
-    last_weight[owner[is_last]] = weight[is_last]
+    nbits, is_last, last_weight = _last_bits(values.shape[-1], owner, position, weight)
     span = np.left_shift(1, np.maximum(nbits - 1, 0)) - 1 + last_weight
     if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any() or (rounded > span).any():
         raise ValueError("values must be integers within 0..span of their encoding")
@@ -68,11 +81,8 @@ def paired_offset_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     span = np.asarray(span, dtype=np.int64)
     pairs = span // 2 + 1
     nbits = np.where(span > 1, np.ceil(np.log2(np.maximum(pairs, 1))).astype(np.int64), 0)
-    owner = np.repeat(np.arange(len(span)), nbits)
-    first = np.cumsum(nbits) - nbits
-    position = np.arange(nbits.sum()) - np.repeat(first, nbits)
+    owner, position, last = _bit_layout(nbits)
     weight = np.left_shift(2, position).astype(np.int64)
-    last = first + nbits - 1
     has_bits = nbits > 0
     weight[last[has_bits]] = span[has_bits] + 1 - np.left_shift(1, nbits[has_bits])
     return owner, position, weight
@@ -83,10 +93,7 @@ def paired_offset_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     the encoding of `paired_offset_weights`: an encodable o with o <= value <= o + 1."""
     values = np.asarray(values)
     rounded = np.round(values).astype(np.int64)
-    nbits = np.bincount(owner, minlength=values.shape[-1]).astype(np.int64)
-    last_weight = np.zeros(values.shape[-1], dtype=np.int64)
-    is_last = position == nbits[owner] - 1
-    last_weight[owner[is_last]] = weight[is_last]
+    nbits, is_last, last_weight = _last_bits(values.shape[-1], owner, position, weight)
     if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any():
         raise ValueError("values must be integers >= 0")
     last_on = (nbits > 0) & (rounded > np.left_shift(1, nbits) - 1)
