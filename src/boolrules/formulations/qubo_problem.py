@@ -152,11 +152,11 @@ class QuboProblem:
         self.chain = chain
         self.inverses = inverses
         self.form = form
+        self.labels = form.labels  # before the penalties: penalty="tuned" judges samples over them
         self.penalties = self._resolve(penalty)
         self.penalty = penalty
         with np.errstate(over="ignore", invalid="ignore"):
             self.bqm = form.bqm(self.penalties)
-        self.labels = form.labels
         linear, (_, _, quadratic), offset = self.bqm.to_numpy_vectors()
         if not (np.isfinite(linear).all() and np.isfinite(quadratic).all() and np.isfinite(offset)):
             raise ValueError(f"the QUBO's coefficients overflow to inf or NaN: the sample_weight values (largest "
@@ -192,8 +192,8 @@ class QuboProblem:
         soft = 2.0 if self.eta else 1.0
         probe = Penalties(soft, 1.0)
         bqm = self.form.bqm(probe)
-        point = self.chain[1:].encode(np.asarray(self.problem.greedy_point(), dtype=float), self.inverses[1:])
-        energy = float(bqm.energies((point.astype(np.int8), self.form.labels))[0])
+        point = self.sample_from_vector(self.problem.greedy_point())
+        energy = float(bqm.energies((np.atleast_2d(point), self.form.labels))[0])
         weights = np.asarray(self.problem.weights, dtype=float)
         margin = float(weights.mean()) if weights.size and weights.mean() > 0 else 1.0
         return Penalties(soft, max(energy, 0.0) + margin)
@@ -209,10 +209,7 @@ class QuboProblem:
         penalties = self._resolve("sufficient")
         sampler = SimulatedAnnealingSampler()
         for _ in range(TUNING_DOUBLINGS):
-            samples = sampler.sample(self.form.bqm(penalties), **TUNING_RUN)
-            arr = samples.record.sample[:, [samples.variables.index(v) for v in self.form.labels]]
-            x = self.chain[1:].invert(arr, self.inverses[1:])
-            if self.problem.feasible(x, sample_rows=False).mean() >= TUNING_FEASIBLE_SHARE:
+            if self.feasible(sampler.sample(self.form.bqm(penalties), **TUNING_RUN)).mean() >= TUNING_FEASIBLE_SHARE:
                 break
             penalties = Penalties(penalties.soft, 2 * penalties.hard)
         return penalties
