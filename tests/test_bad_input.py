@@ -520,7 +520,7 @@ ROWS = [
      ("problem", "DepthOneProblem")),
     ("Backend.solve-sa-problem-wrong-type", lambda: get_backend("sa").solve(X), TypeError,
      ("problem", "DepthOneProblem")),
-    ("Backend.solve-exact-too-large", lambda: solve("exact"), ValueError, ("max_variables", "variables")),
+    ("Backend.solve-exact-too-large", lambda: solve("exact", max_variables=10), ValueError, ("max_variables", "variables")),
     ("Backend.solve-qaoa-too-large", lambda: solve("qaoa", max_qubits=5), ValueError, ("max_qubits", "qubits")),
     # load_dataset
     ("load_dataset-name-unknown", lambda: load_dataset("iris-2"), ValueError, ("name", "iris-2")),

@@ -332,7 +332,9 @@ def test_inspect_text(capsys):
     assert "constraints: 402: max_literals 1, min_literals 1, exclusive_literals 300" in out
     assert "nonzeros:" in out and "|coefficients| in [1, 4]" in out
     assert "QUBO:" in out and "with η, sufficient penalties" in out
-    assert "blocks:    b 300, bt 300, eta 100, slack" in out and "dynamic range" in out
+    # paired slack: the positives' η are gone (error rows), the negatives keep theirs
+    assert "paired slack" in out and "dynamic range" in out
+    assert "blocks:    b 300, bt 300, eta 63, slack max_literals 1, slack positive_rows 37" in out
 
 
 def test_inspect_json_without_eta(capsys):
@@ -419,14 +421,14 @@ def test_problem_and_qubo_defaults_are_pythons():
 
 def test_inspect_gives_pythons_variable_count(capsys):
     """`inspect --operator Or --no-eta` and Python's `depth_one(X, y, "Or", max_num_literals=4)
-    .to_qubo(eta=False)` are the same QUBO: 1027 variables on Breast Cancer (docs/formulations.md,
-    "Without η")."""
+    .to_qubo(eta=False)` are the same QUBO: 814 variables on Breast Cancer with the default paired
+    slack (docs/formulations.md, "Without η")."""
     from boolrules import load_dataset
 
     data = load_dataset("breast_cancer", paper_layout=True)
     python = depth_one(data.X, data.y, "Or", max_num_literals=4).to_qubo(eta=False).num_variables
     result = run_json(capsys, ["inspect", "--operator", "Or", "--no-eta", "--paper-layout"])
-    assert result["qubo"]["num_variables"] == python == 1027
+    assert result["qubo"]["num_variables"] == python == 814
 
 
 def test_inspect_reports_the_qubo_against_each_backends_limit(capsys):
@@ -553,10 +555,19 @@ def test_export_round_trips(capsys, csv, tmp_path, name):
 
 
 def test_export_qubo_options(capsys, csv, tmp_path):
-    sizes = [run_json(capsys, ["export", "--csv", csv, "--label", "churn", "--operator", "Or", "--format", "bqm",
-                               "-o", str(tmp_path / "q.bqm"), *flags])["num_variables"]
-             for flags in ([], ["--no-eta", "--penalty", "calibrated"])]
-    assert sizes[1] < sizes[0]
+    """The default export is exact and paired (with η, sufficient penalties); each option changes the
+    file, and the output says which compilation it holds."""
+    argv = ["export", "--csv", csv, "--label", "churn", "--operator", "Or", "--format", "bqm",
+            "-o", str(tmp_path / "q.bqm")]
+    runs = [run_json(capsys, [*argv, *flags]) for flags in ([], ["--no-eta", "--penalty", "calibrated"],
+                                                            ["--slack", "minimal"])]
+    default, without_eta, minimal = runs
+    assert (default["eta"], default["slack"], default["penalty"]) == (True, "paired", "sufficient")
+    assert (without_eta["eta"], without_eta["penalty"], minimal["slack"]) == (False, "calibrated", "minimal")
+    assert without_eta["num_variables"] < default["num_variables"] < minimal["num_variables"]
+    assert default["num_interactions"] < minimal["num_interactions"]
+    assert main(argv) == 0
+    assert "QUBO (with η, paired slack, sufficient penalties): " in capsys.readouterr().out
 
 
 # datasets

@@ -33,7 +33,7 @@ assert (slack_table["variables"].nunique(axis=1) == 1).all()
 """,
     "02_backends_by_config": """
 # "tiny ... Or with at most 2 literals: 12 QUBO variables without η"
-assert tiny.to_qubo(eta=False).num_variables == 12
+assert tiny.to_qubo(eta=False, slack="minimal").num_variables == 12
 # "HiGHS proves optimality; the samplers report feasible", and their rule's true objective can be
 # "compared with the ILP's directly": none is below HiGHS's optimum
 assert (table.status == table.backend.map(lambda b: "optimal" if b == "highs" else "feasible")).all(), table

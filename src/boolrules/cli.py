@@ -38,7 +38,7 @@ _QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "m
 # python_defaults(), the options of the depth-one problem and of its QUBO
 _PROBLEM_DEFAULTS = {"operator": "AtLeast", "max_num_literals": 4, "min_num_literals": 0, "negated": False,
                      "lam": 0.0, "max_samples": None, "max_features": None, "feature_score": "error",
-                     "eta": True, "penalty": "sufficient", "slack": "minimal"}
+                     "eta": True, "penalty": "sufficient", "slack": "paired"}
 # _learner_defaults(), the options of `fit` and `explain`
 _LEARNER_DEFAULTS = {"max_complexity": 10, "max_depth": None, "operators": list(_OPERATORS),
                      "metric": "balanced_accuracy", "num_starts": 20, "num_iterations": 2000, "time_budget": None,
@@ -564,8 +564,10 @@ def _export(args) -> int:
         sizes = {"num_variables": problem.num_variables, "num_constraints": problem.num_constraints}
         what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
     else:
-        sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions}
-        what = (f"the {problem.label} QUBO: {sizes['num_variables']} variables, {sizes['num_interactions']} "
+        sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions,
+                 "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty}
+        what = (f"the {problem.label} QUBO ({'with' if qubo.eta else 'without'} η, {qubo.slack} slack, "
+                f"{sizes['penalty']} penalties): {sizes['num_variables']} variables, {sizes['num_interactions']} "
                 f"interactions")
     sidecar = sidecar_path(written)
     result = {**_data_info(data, args), "problem_rows": len(rows), "path": str(written), "format": args.format,

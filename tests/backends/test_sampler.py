@@ -13,7 +13,7 @@ from ..errors import assert_raises_clearly
 from ..fakes import FakeHybrid, Slow
 from ..formulations.tiny import tiny
 
-HEURISTIC = {"eta": False, "penalty": "calibrated"}
+HEURISTIC = {"eta": False, "penalty": "calibrated", "slack": "minimal"}
 
 
 def write(tmp_path, text: str):
@@ -117,7 +117,7 @@ def test_a_config_naming_dimods_exact_solver_finds_the_ilp_optimum(tmp_path):
 
 def test_a_config_naming_dwave_samplers_annealer_samples_as_sa_does(tmp_path, or_problem):
     path = write(tmp_path, '[backend]\nsampler = "dwave.samplers:SimulatedAnnealingSampler"\nnum_reads = 20\n'
-                           'num_sweeps = 300\nseed = 5\n[qubo]\neta = false\npenalty = "calibrated"\n')
+                           'num_sweeps = 300\nseed = 5\n[qubo]\neta = false\npenalty = "calibrated"\nslack = "minimal"\n')
     check_backend_spec(path)
     result = load_backend(path).solve(or_problem)
     preset = get_backend("sa", num_reads=20, num_sweeps=300, seed=5).solve(or_problem)

@@ -4,6 +4,7 @@ import pytest
 
 from boolrules.backends import get_backend
 from boolrules.backends.samplers import SIMULATED_ANNEALING
+from boolrules.formulations import depth_one
 
 from ..formulations.tiny import tiny
 
@@ -55,12 +56,13 @@ def test_exact_returns_the_ilp_optimum(operator, seed):
 
 
 def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
-    assert or_problem.to_qubo().num_variables >= 26
+    large = depth_one(or_problem.X, or_problem.y, "AtLeast", max_num_literals=2)
+    assert large.to_qubo().num_variables >= 26
     pattern = (r"the QUBO has \d+ variables, more than the exact backend's max_variables=25 .*fewer samples "
                r"and fewer features: max_samples and max_features .*--max-features.*\[problem\].*a smaller "
                r"max_num_literals.*another backend")
     with pytest.raises(ValueError, match=pattern):
-        get_backend("exact").solve(or_problem)
+        get_backend("exact").solve(large)
     with pytest.raises(ValueError, match="max_variables=5"):
         get_backend("exact", max_variables=5).solve(tiny("Or", 0))
     with pytest.raises(ValueError, match="max_variables=5"):  # per call, as in the constructor

@@ -112,7 +112,7 @@ HOSTILE_BQM = [
     pytest.param(None, _labels(lambda n: ["a"] * n), "twice", id="labels-repeated"),
     pytest.param(None, _labels(lambda n: [{"__class__": "os.system"}] * n), "labels must be strings",
                  id="label-injection-object"),
-    pytest.param(None, _labels(lambda n: ["a"]), "list of 32 labels", id="labels-too-few"),
+    pytest.param(None, _labels(lambda n: ["a"]), "list of 18 labels", id="labels-too-few"),
 ]
 
 

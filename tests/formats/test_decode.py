@@ -134,7 +134,7 @@ def test_values_outside_the_vartype_are_refused(exported):
     (lambda s: {**s, "problem": {**s["problem"], "data": {**s["problem"]["data"], "X": "AAAA"}}},
      ["problem.data.X holds 3 bytes"]),
     (lambda s: {**s, "problem": {**s["problem"], "lam": 0.5}}, ["other biases than its fingerprint"]),
-    (lambda s: {**s, "qubo": {**s["qubo"], "slack": "below"}}, ["other biases than its fingerprint"]),
+    (lambda s: {**s, "qubo": {**s["qubo"], "slack": "minimal"}}, ["other variables than its labels"]),
     (lambda s: {**s, "problem": {**s["problem"], "operator": "Xor"}}, ["Xor"]),
 ])
 def test_bad_sidecars_are_refused_clearly(tmp_path, exported, edit, names):

@@ -27,7 +27,7 @@ FEATURES = ["age >= 40", "smoker"]
 
 @pytest.fixture(scope="module", params=[True, False], ids=["eta", "no-eta"])
 def qubo(request):
-    """Or with η (18 variables), AtLeast without η (16, with the integer k's bits): exact solvers fit."""
+    """Or with η (7 variables), AtLeast without η (10, with the integer k's bits): exact solvers fit."""
     X = np.array([[1, 0], [0, 1], [1, 1], [0, 0]], dtype=np.uint8)
     y = np.array([0, 1, 1, 0], dtype=np.uint8)
     operator = "Or" if request.param else "AtLeast"
@@ -184,7 +184,7 @@ def test_model_files_solved_by_highs_decode_to_the_optimum(capsys, tmp_path, qub
 def test_load_problem_decodes_in_python(tmp_path, qubo):
     loaded = load_problem(sidecar_path(qubo.export(tmp_path / "q.bqm", "bqm", FEATURES)))
     assert loaded.feature_names == FEATURES and loaded.qubo.labels == qubo.labels
-    rows = np.random.default_rng(0).integers(0, 2, (30, qubo.num_variables))
+    rows = np.unique(np.random.default_rng(0).integers(0, 2, (30, qubo.num_variables)), axis=0)  # distinct
     decoding = loaded.decode(rows)
     assert decoding.objective == python_objective(qubo, rows)
     feasible = loaded.problem.feasible(qubo.chain[1:].invert(rows, qubo.inverses[1:]), sample_rows=False)

@@ -33,7 +33,7 @@ def test_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
     The optimum is the best rule by enumeration (`brute_force.best_objective`, which
     test_depth_one proves the ILP optimum) and, for one instance per operator, HiGHS's."""
     problem = tiny(operator, seed, **kwargs)
-    qubo = problem.to_qubo(eta=True, penalty="sufficient")
+    qubo = problem.to_qubo(eta=True, penalty="sufficient", slack="minimal")
     optimum = best_objective(
         problem.X, problem.y, problem.weights, operator, min_lit=problem.min_num_literals,
         max_lit=problem.max_num_literals, lam=problem.lam, negated=problem.negated,
@@ -55,12 +55,14 @@ def test_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
 @pytest.mark.parametrize("kwargs", [{}, {"min_num_literals": 1, "lam": 0.25}, {"negated": True},
                                     {"sample_weight": "uniform", "negated": True}])
 def test_paired_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
-    """slack="paired" with η and sufficient penalties is exact: the exhaustive ground state has the
+    """slack="paired" (the default) with η and sufficient penalties is exact, and no larger than the
+    minimal-bound encoding in variables or interactions: the exhaustive ground state has the
     HiGHS optimum's energy, decodes to an optimal rule without repair, and every kept η marks
     exactly its rule's errors (the η of error rows are gone: their row's penalty is the error)."""
     problem = tiny(operator, seed, **kwargs)
     qubo = problem.to_qubo(eta=True, penalty="sufficient", slack="paired")
-    assert qubo.num_variables <= problem.to_qubo(eta=True).num_variables
+    minimal = problem.to_qubo(eta=True, slack="minimal")  # the paper's recipe, at the same guarantee
+    assert qubo.num_variables <= minimal.num_variables and qubo.bqm.num_interactions <= minimal.bqm.num_interactions
     optimum = get_backend("highs").solve(problem)
     states = dimod.ExactSolver().sample(qubo.bqm)
     # the ILP's objective (a one-literal AtLeast_0 keeps its literal's λ; its rule, the constant, does not)
@@ -107,8 +109,8 @@ def test_paired_or_and_have_no_slack_for_samples(eta):
     assert blocks.get("eta", 0) == (negatives if eta else 0)
     assert blocks["slack positive_rows"] == positives and "slack negative_rows" not in blocks
     assert blocks["slack max_literals"] == 1
-    assert qubo.num_variables < problem.to_qubo(eta=eta).num_variables
-    assert qubo.bqm.num_interactions < problem.to_qubo(eta=eta).bqm.num_interactions
+    assert qubo.num_variables < problem.to_qubo(eta=eta, slack="minimal").num_variables
+    assert qubo.bqm.num_interactions < problem.to_qubo(eta=eta, slack="minimal").bqm.num_interactions
 
 
 @pytest.mark.parametrize("span", range(0, 40))
@@ -190,7 +192,7 @@ def test_energy_equals_penalty_formula_on_random_samples(operator, eta):
     y = rng.integers(0, 2, 12).astype(np.uint8)
     y[:2] = [0, 1]
     problem = depth_one(X, y, operator, max_num_literals=3, min_num_literals=1, lam=0.1)
-    qubo = problem.to_qubo(eta=eta, penalty={"soft": 1.7, "hard": 5.0})
+    qubo = problem.to_qubo(eta=eta, penalty={"soft": 1.7, "hard": 5.0}, slack="minimal")
     for _ in range(25):
         sample = dict(zip(qubo.labels, rng.integers(0, 2, len(qubo.labels)).tolist()))
         assert qubo.energy(sample) == pytest.approx(reference_energy(problem, qubo, sample))
@@ -201,14 +203,14 @@ def breast_cancer_or():
     """The paper's breast-cancer "Or" problem (4 literals) and its without-η QUBO, built once."""
     data = load_dataset("breast_cancer", paper_layout=True)
     problem = depth_one(data.X, data.y, "Or", max_num_literals=4)
-    return data, problem, problem.to_qubo(eta=False)
+    return data, problem, problem.to_qubo(eta=False, slack="minimal")
 
 
 def test_paper_counts_on_breast_cancer(breast_cancer_or):
     data, problem, without_eta = breast_cancer_or
-    counts = {("Or", True): problem.to_qubo(eta=True).num_variables, ("Or", False): without_eta.num_variables}
+    counts = {("Or", True): problem.to_qubo(eta=True, slack="minimal").num_variables, ("Or", False): without_eta.num_variables}
     counts |= {
-        (op, eta): depth_one(data.X, data.y, op, max_num_literals=4).to_qubo(eta=eta).num_variables
+        (op, eta): depth_one(data.X, data.y, op, max_num_literals=4).to_qubo(eta=eta, slack="minimal").num_variables
         for op, eta in [("And", False), ("AtLeast", False)]
     }
     assert counts == {("Or", True): 2879, ("Or", False): 1027, ("And", False): 1317, ("AtLeast", False): 1959}
@@ -226,7 +228,7 @@ def test_blocks_and_summary(breast_cancer_or):
 def test_min_and_max_literal_rows_merge_into_one_slack():
     X = np.random.default_rng(0).integers(0, 2, (6, 4), dtype=np.uint8)
     y = np.array([0, 1, 0, 1, 1, 0])
-    qubo = depth_one(X, y, "Or", max_num_literals=3, min_num_literals=1).to_qubo()
+    qubo = depth_one(X, y, "Or", max_num_literals=3, min_num_literals=1).to_qubo(slack="minimal")
     ranges = {name: (lo, hi) for name, lo, hi in qubo.slack_ranges() if "literals" in name}
     assert ranges == {"max_literals": (1.0, 3.0)}
     assert qubo.blocks()["slack max_literals"] == 2
@@ -272,7 +274,7 @@ def test_a_repeated_sample_costs_what_its_weight_twice_costs(operator):
 @pytest.mark.parametrize("slack", ["below", "above"])
 def test_slack_sides_give_the_same_ground_state(slack):
     problem = tiny("AtLeast", 3, max_vars=18)
-    qubo = problem.to_qubo(eta=True, penalty="sufficient")
+    qubo = problem.to_qubo(eta=True, penalty="sufficient", slack="minimal")
     other = problem.to_qubo(slack=slack)
     assert other.num_variables == qubo.num_variables
     assert ground_state(other.bqm) == pytest.approx(ground_state(qubo.bqm))

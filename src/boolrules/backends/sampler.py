@@ -41,11 +41,12 @@ __all__ = [
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
 # "sufficient" penalties, a sampler's ground state decodes to the ILP optimum.
-COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slack": "minimal"})
+COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slack": "paired"})
 # The decoding's options and defaults: polish the best repaired rule (`QuboProblem.decode_stages`).
 DECODE_DEFAULTS = MappingProxyType({"polish": True})
-# The compilation heuristic samplers do best with (benchmarks/README.md, "Penalty weights").
-HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated"})
+# The compilation the named heuristic samplers start from: no η, the calibrated penalties (docs/formulations.md,
+# "Penalty weights"), measured with the minimal-bound slack, so that slack and not the compiler's default.
+HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated", "slack": "minimal"})
 # Longest batch of reads of a sampler that samples between-read batches without a time limit
 # (`Preset.stop_between_reads`): Ctrl-C stops its sampling within this, or one read.
 BATCH_SECONDS = 0.25

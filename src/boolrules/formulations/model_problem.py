@@ -46,7 +46,7 @@ class ModelProblem:
         """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
         return compile_standard_form(self)
 
-    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "minimal"):
+    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "paired"):
         """Compile to a `QuboProblem` (docs/formulations.md, "ILP → QUBO"); `eta=False` drops the error
         variables and keeps sample rows as soft penalties."""
         from .qubo_problem import compile_qubo

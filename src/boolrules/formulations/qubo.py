@@ -270,11 +270,12 @@ class PenaltyQubo(Reduction):
     """A standard form over binaries -> its `PenaltyForm` (slack bits added), inverse `SlackLayout`.
 
     Soft rows are those of a sample (`row_sample >= 0`), weighted by `row_weight`; all others are
-    hard. `slack`: "minimal" penalises each row from the bound of smaller magnitude, "below" or
-    "above" always from that side.
+    hard. `slack`: "paired" (the default) pair penalties with offsets and slack-free error and
+    product rows (`_apply_paired`), "window" the same with error windows; "minimal" binary slack
+    from the bound of smaller magnitude (the paper's recipe), "below" or "above" always from that side.
     """
 
-    slack: str = "minimal"
+    slack: str = "paired"
 
     def __post_init__(self):
         if self.slack not in SLACK_MODES:

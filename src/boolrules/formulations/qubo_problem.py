@@ -103,7 +103,7 @@ def check_penalty(penalty):
     return penalty
 
 
-def qubo_chain(eta: bool = True, slack: str = "minimal") -> Chain:
+def qubo_chain(eta: bool = True, slack: str = "paired") -> Chain:
     """The QUBO compile chain: standard form, [η fixed to 0 unless `eta`], binary expansion of the
     integers, penalty QUBO with `slack`'s side per row."""
     steps = [ToStandardForm()] + ([] if eta else [FixToZero(("eta",))])
@@ -125,7 +125,7 @@ def check_compile_option(name: str, value):
     raise ValueError(f"unknown compile option {name!r}; options: eta, penalty, slack")
 
 
-def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "minimal") -> QuboProblem:
+def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "paired") -> QuboProblem:
     """Run the QUBO chain on `problem` (depth-one or depth-two; `qubo_chain`) and weight the
     penalties (`QuboProblem`)."""
     check_rule_problem(problem)
