@@ -117,7 +117,7 @@ def row_cost(kind: str, t: np.ndarray, a: int, b: int, mp: int, exact: bool) -> 
 
 def build_fixed_k(problem, k: int, *, unary: bool = True, exact: bool = False, exact_ends: bool = False,
                   end_soft: float = 2.0, hard: float | None = None, count: str = "t", win_soft: float = 1.0,
-                  e_cost: float = 1.0):
+                  e_cost: float = 1.0, delta: float | None = None):
     """The QUBO of `problem` (AtLeast or AtMost) for one value of k, literals and per-row aux bits only.
 
     count "t": k fixed; rows on the true-literal count t_i. count "f": k = L − `k` (k here is the
@@ -177,6 +177,17 @@ def build_fixed_k(problem, k: int, *, unary: bool = True, exact: bool = False, e
         vec[o_idx] = -np.asarray(offs, float)
         d = -float(a)
         windowed = False
+        if delta is not None and (a == 2 or mp - b == 2):
+            # exact with a tilted error bit: the e = 0 slice is the paired (biased) row; e = 1 adds
+            # w·(c + d·t), the line through -2w at the deep miss and +delta·w at the shallow one, so
+            # min over e is w at both misses and e = 0 wins everywhere else (by delta at the shallow miss)
+            B.paired(w[i], vec, d)
+            e = B.add(1, [f"e[{i}]"])[0]
+            t_deep, t_shallow = (a - 2, a - 1) if a == 2 else (b + 2, b + 1)
+            slope = (delta + 2.0) / (t_shallow - t_deep)
+            B.h[e] += w[i] * (-2.0 - slope * t_deep)
+            B.Q[:m2, e] += w[i] * slope * lit
+            continue
         if exact and a >= 2:  # window below: e moves r up by 2 (t in {a-2, a-1} allowed at cost w)
             e = B.add(1, [f"e[{i}]"])[0]
             vec = np.concatenate([vec, [2.0]])
@@ -371,3 +382,51 @@ def raw_thermo(problem, ss, meta):
     if (b & bt).any() or L > meta["mp"] or k > L or not ordered:
         return best.energy, None, L, k
     return best.energy, problem.objective(problem.decode({"b": b, "bt": bt, "k": k})), L, k
+
+
+def build_choose_k(problem, k: int, *, hard: float | None = None):
+    """Choose with k fixed (1 <= k <= m' - 1, L in [k, m']): positives t = k squared, w·(t − k)²
+    (slack-free; a miss by d costs d²·w); negatives t ≠ k with one aux q_i: (w/2)·r(r − 1),
+    r = t − (k − 2) − 3q: zero for t in {k−2, k−1} (q = 0) or {k+1, k+2} (q = 1), exactly w at
+    t = k (exact for m' <= k + 2 and k <= 2). Hard: exclusive literals, k <= L <= m'."""
+    Lit = literal_matrix(problem)
+    n, m2 = Lit.shape
+    m = m2 // 2
+    mp = problem.max_num_literals
+    y = np.asarray(problem.target)
+    w = np.asarray(problem.weights, dtype=float)
+    B = Builder(m2)
+    B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
+    for i in range(n):
+        if y[i] == 1:
+            B.square(w[i], Lit[i], -float(k))
+        else:
+            q = B.add(1, [f"q[{i}]"])[0]
+            vec = np.concatenate([Lit[i], np.zeros(len(B.h) - m2)])
+            vec[q] = -3.0
+            B.paired(w[i], vec, -float(k - 2))
+    P = y == 1
+
+    def soft_energy(x):
+        t = Lit @ x
+        pos = (t - k) ** 2
+        neg = (t == k).astype(float)
+        return float(w @ np.where(P, pos, neg))
+
+    lo_L, hi_L = k, mp
+    if hard is None:
+        def costs(T):
+            return w @ np.where(P[:, None], (T - k) ** 2, (T == k).astype(float))
+        hard = polished_greedy(costs, Lit, m, lo_L, mp) + w.mean()
+    span = hi_L - lo_L
+    offs = offsets(span, True)
+    oL = B.add(len(offs), [f"oL#{p}" for p in range(len(offs))])
+    Lvec = np.concatenate([np.ones(m2), np.zeros(len(B.h) - m2)])
+    for j in range(m):
+        B.Q[j, j + m] += hard
+    if span == 0:
+        B.square(hard, Lvec, -float(lo_L))
+    else:
+        Lvec[oL] = -np.asarray(offs, float)
+        B.paired(hard, Lvec, -float(lo_L))
+    return B, dict(m=m, mp=mp, k=k, count="t", lo_L=lo_L, hi_L=hi_L, hard=hard, soft_energy=soft_energy)
