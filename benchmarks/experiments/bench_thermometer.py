@@ -1,0 +1,71 @@
+"""One QUBO for AtLeast/AtMost with k in a thermometer code (issue 23 research, branch kfree).
+
+`kfree_lib.build_thermometer`: k = u_1 + ... + u_m' with u_1 >= ... >= u_m' (one flip per unit of
+k), every sample row on d = t - k penalised by the paired (w/2)·r(r-1) with unary offsets (weights
+1: one flip per step of the window), no η (biased: a miss by two costs 3w, by three 6w). Hard
+(weight H): exclusive literals, L <= m', k <= L (paired, unary offsets), thermometer order. H is
+the biased energy of the library's greedy rule (`problem.greedy_values()`, polished, its best k)
+plus the mean weight: above the energy of a valid state, as the paired mode's sufficient weights.
+SA default schedule, `--reads` reads; raw = the lowest-energy sample's literals and k as they stand.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+import numpy as np
+
+sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+sys.path.insert(0, "/work/wt-kfree/benchmarks")
+from kfree_lib import build_thermometer, literal_matrix, load, raw_thermo, sample_sa  # noqa: E402
+
+from boolrules.backends import get_backend  # noqa: E402
+
+
+def biased_energy(problem, b, bt, k) -> float:
+    C = literal_matrix(problem)
+    mp = problem.max_num_literals
+    d = C @ np.concatenate([b, bt]) - k
+    y = problem.target
+    if problem.operator == "AtLeast":
+        below = np.where(y == 1, np.maximum(-d, 0), 0)
+        above = np.where(y == 1, 0, np.maximum(d + 1, 0))
+    else:
+        below = np.where(y == 1, 0, np.maximum(1 - d, 0))
+        above = np.where(y == 1, np.maximum(d, 0), 0)
+    cost = below * (below + 1) / 2 + above * (above + 1) / 2
+    return float(problem.weights @ cost)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--datasets", nargs="+", default=["breast_cancer", "credit_risk", "customer_churn", "parkinsons"])
+    ap.add_argument("--operators", nargs="+", default=["AtLeast", "AtMost"])
+    ap.add_argument("--reads", type=int, default=100)
+    ap.add_argument("--jsonl")
+    args = ap.parse_args(argv)
+    out = open(args.jsonl, "a") if args.jsonl else None
+    for ds in args.datasets:
+        for op in args.operators:
+            problem = load(ds, op)
+            opt = get_backend("native").solve(problem).objective
+            g = problem.greedy_values()
+            H = biased_energy(problem, np.asarray(g["b"]), np.asarray(g["bt"]), int(g["k"])) + float(problem.weights.mean())
+            B, meta = build_thermometer(problem, hard=H)
+            bqm = B.bqm()
+            ss = sample_sa(bqm, args.reads)
+            energy, obj, L, k = raw_thermo(problem, ss, meta)
+            default = problem.to_qubo()
+            gap = math.inf if obj is None else ((obj - opt) / opt if opt > 1e-9 else (0.0 if obj < 1e-9 else math.inf))
+            rec = dict(dataset=ds, operator=op, reads=args.reads, optimum=opt, raw=obj, raw_gap=gap, energy=float(energy),
+                       L=L, k=k, hard=H, variables=bqm.num_variables, interactions=bqm.num_interactions,
+                       default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
+            print(json.dumps(rec), flush=True)
+            if out:
+                out.write(json.dumps(rec) + "\n"); out.flush()
+
+
+if __name__ == "__main__":
+    main()
