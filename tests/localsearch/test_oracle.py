@@ -115,7 +115,6 @@ def test_native_form_of_degenerate_parameters():
     assert native_form(AtMost(1, a, b)) == AtMost(1, a, b)
 
 
-@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 1000), max_complexity=st.integers(3, 9), max_depth=st.one_of(st.none(), st.integers(1, 3)))
 def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
