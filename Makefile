@@ -23,7 +23,7 @@ run: $(VENV)/.installed-core
 	$(BIN)/boolrules fit
 
 test: $(VENV)/.installed-all
-	$(BIN)/python -m pytest -n 2 -m "not slow" --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m "not slow" --durations=15
 
 test-slow: $(VENV)/.installed-all
-	$(BIN)/python -m pytest -n 2 -m slow --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -m slow --durations=15

@@ -17,6 +17,7 @@ from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, 
 from ..fakes import Garbage, Raising, Recording, Returning, TimingOut
 from ..formulations.brute_force import best_objective
 from ..planted import planted as planted_data
+from ..processes import LOKY_POOL
 
 ALL = tuple(OPERATORS.values())
 
@@ -171,6 +172,7 @@ def test_non_local_moves_are_recorded(planted):
     assert np.isfinite(gains).all()
 
 
+@LOKY_POOL
 def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
     """An unseeded sampler backend gets its seeds from `random_state`, so non-local search is
     reproducible with any number of workers; another `random_state` gives another search."""
@@ -280,6 +282,7 @@ def test_unknown_policy_is_refused(planted):
         gain_oracle(X, y, Recording(), policy="best")
 
 
+@LOKY_POOL
 def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
     X, y = planted
 
