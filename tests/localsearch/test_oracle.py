@@ -289,7 +289,7 @@ def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
     def fit(n_jobs):
         clf = RuleClassifier(
             num_starts=2, num_iterations=120, patience=3, random_state=5, max_complexity=6, n_jobs=n_jobs,
-            nonlocal_backend="highs", nonlocal_policy="gain", record_trajectory=True, max_samples=12,
+            nonlocal_backend="native", nonlocal_policy="gain", record_trajectory=True, max_samples=12,
         ).fit(X, y)
         return str(clf.best_rule_), [s.trajectory.objective.tolist() for s in clf.starts_], clf.nonlocal_stats_
 
