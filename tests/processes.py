@@ -9,6 +9,11 @@ import sys
 
 import pytest
 
+# The tests whose fits run on joblib's process workers (loky's reusable pool, n_jobs=2): under
+# `pytest -n 2 --dist loadgroup` they all run on one pytest worker, so one pool (each of its workers
+# seconds of imports) serves them all instead of one per pytest worker.
+LOKY_POOL = pytest.mark.xdist_group("loky-pool")
+
 
 def default_sigint() -> None:
     """In a child before it runs: SIGINT to its default, so Python turns it into KeyboardInterrupt.

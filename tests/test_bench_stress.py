@@ -48,6 +48,7 @@ def test_small_slice_reports_both_fits_with_sensible_numbers(bench, tmp_path, ca
     assert wall > 0 and cpu_ratio > 0
 
 
+@pytest.mark.slow  # starts a fresh pool of worker processes and reaps it
 def test_joblib_workers_cpu_and_memory_are_counted(bench):
     (row,) = run_main(bench, [*SMALL, "--n-jobs", "2", "--modes", "local"])
     assert row["workers_cpu"] > 0  # the workers were reaped, so RUSAGE_CHILDREN holds their CPU time

@@ -306,6 +306,7 @@ def _kill_mid_export(target, signum) -> int:
     return code if code >= 0 else 128 - code if signum != signal.SIGKILL else code
 
 
+@pytest.mark.slow
 def test_sigterm_during_an_export_leaves_no_temporary_file(tmp_path):
     import signal
 
@@ -315,6 +316,7 @@ def test_sigterm_during_an_export_leaves_no_temporary_file(tmp_path):
     assert _exported(tmp_path) == ["q.bqm"] and target.read_text() == "the previous export"
 
 
+@pytest.mark.slow
 def test_a_sigkilled_exports_temporary_file_is_removed_by_the_next_export(tmp_path, atleast_qubo):
     import os
     import signal

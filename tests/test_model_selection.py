@@ -11,15 +11,17 @@ from boolrules.rules import And, AtLeast, Literal, Or
 
 from .errors import assert_raises_clearly
 from .planted import planted as planted_data
+from .processes import LOKY_POOL
 
 matplotlib.use("Agg")
 
 FAST = {"num_starts": 2, "num_iterations": 300}
 
 
-# The cheapest search that still selects between two complexities on two folds and refits: each
-# check fits it several times, and only the contract is checked here, not the quality of the rule.
-@parametrize_with_checks([RuleClassifierCV(complexities=[3, 4], cv=2, num_starts=1, num_iterations=100,
+# The cheapest search that still selects between two complexities on two folds and refits (30
+# iterations a start: the checks' data is learned as well as with 100): each check fits it several
+# times, and only the contract is checked here, not the quality of the rule.
+@parametrize_with_checks([RuleClassifierCV(complexities=[3, 4], cv=2, num_starts=1, num_iterations=30,
                                            random_state=0)])
 def test_sklearn_contract(estimator, check):
     check(estimator)
@@ -78,6 +80,7 @@ def test_a_larger_budget_keeps_a_smaller_budgets_better_rule(monkeypatch):
     assert list(search.cv_results_["mean_rule_complexity"]) == [3.0, 3.0]
 
 
+@LOKY_POOL
 def test_same_seed_same_result_across_n_jobs(planted):
     X, y = planted
     fits = [RuleClassifierCV(complexities=[3, 5], cv=2, random_state=4, n_jobs=n_jobs, **FAST).fit(X, y)

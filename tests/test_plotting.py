@@ -30,7 +30,7 @@ def test_trajectory_plot_marks_non_local_moves():
     X = np.random.default_rng(1).integers(0, 2, (80, 6))
     y = (X[:, 0] & X[:, 1]) | X[:, 2]
     clf = RuleClassifier(num_starts=1, num_iterations=90, patience=2, record_trajectory=True, random_state=0,
-                         max_complexity=6, nonlocal_backend="highs").fit(X, y)
+                         max_complexity=6, nonlocal_backend="native").fit(X, y)
     moves = clf.starts_[0].trajectory.nonlocal_moves
     assert moves.size > 0
     ax = plot_trajectory(clf.starts_)

@@ -297,7 +297,7 @@ def test_estimators_close_the_clients_of_the_backends_they_build(hybrid_log):
     DepthOneClassifier(backend="leap-hybrid", max_num_literals=2).fit(X, y)
     assert hybrid_log == ["built", "closed"]
     hybrid_log.clear()
-    clf = RuleClassifier(num_starts=2, num_iterations=60, patience=1, num_iterations_burn_in=5, random_state=0,
+    clf = RuleClassifier(num_starts=2, num_iterations=20, patience=1, num_iterations_burn_in=5, random_state=0,
                          nonlocal_backend="leap-hybrid").fit(X, y)
     assert clf.nonlocal_stats_.calls > 0
     assert hybrid_log == ["built", "closed"]  # serial starts share one backend

@@ -7,7 +7,7 @@ import numpy as np
 
 from boolrules.rules import OPERATORS, And, Literal, One, Or, Zero
 
-from ..reference import depth_one_predictions, evaluate
+from ..reference import evaluate, operator_output
 
 
 def all_depth_one_rules(num_features, operator, min_lit, max_lit, exclusive=True):
@@ -25,12 +25,24 @@ def all_depth_one_rules(num_features, operator, min_lit, max_lit, exclusive=True
 
 
 def best_objective(X, y, weights, operator, *, min_lit, max_lit, lam, negated, exclusive=True):
-    """Minimum of Σ w_i [error_i] + λ L over all depth-one rules."""
-    y = np.asarray(y, dtype=bool)
+    """Minimum of Σ w_i [error_i] + λ L over all depth-one rules: the rules of one literal count L
+    are scored together, as a rows x literal-sets matrix of true-literal counts (the same sets, k
+    and operator semantics as `all_depth_one_rules` and `depth_one_predictions`, without a Python
+    step per rule)."""
+    X, y = np.asarray(X, dtype=bool), np.asarray(y, dtype=bool)
+    weights = np.asarray(weights, dtype=float)
+    literals = [Literal(j, neg) for j in range(X.shape[1]) for neg in (False, True)]
+    truth = np.stack([X[:, lit.index] != lit.negated for lit in literals], axis=1).astype(int)  # rows x literals
     best = np.inf
-    for chosen, k in all_depth_one_rules(X.shape[1], operator, min_lit, max_lit, exclusive):
-        pred = depth_one_predictions(X, operator, chosen, k) != negated
-        best = min(best, float(weights @ (pred != y)) + lam * len(chosen))
+    for size in range(min_lit, max_lit + 1):
+        sets = [chosen for chosen in combinations(range(len(literals)), size)
+                if not exclusive or len({literals[i].index for i in chosen}) == size]
+        if not sets:
+            continue
+        counts = truth[:, np.array(sets, dtype=int).reshape(len(sets), size)].sum(axis=2)  # rows x sets
+        for k in range(size + 1) if OPERATORS[operator].parameterized else (None,):
+            pred = operator_output(operator, counts, size, k) != negated
+            best = min(best, float((weights @ (pred != y[:, None])).min()) + lam * size)
     return best
 
 

@@ -25,6 +25,7 @@ from boolrules.rules import OPERATORS, And, AtLeast, BitMatrix, Literal, Or
 from ..errors import assert_raises_clearly
 from ..fakes import Recording, Slow
 from ..planted import planted as planted_data
+from ..processes import LOKY_POOL
 
 ALL = tuple(OPERATORS.values())
 HIGH, LOW = 0.2, 1e-6
@@ -353,7 +354,7 @@ def test_a_slow_sampler_oracle_stops_on_time(planted, clock):
 def test_verbose_shows_oracle_calls_and_notes_a_missing_budget(planted, capsys):
     X, y = planted
     params = {"num_starts": 2, "num_iterations": 30, "patience": 2, "random_state": 0, "verbose": True,
-              "nonlocal_backend": "highs", "max_samples": 30}
+              "nonlocal_backend": "native", "max_samples": 30}
     clf = RuleClassifier(**params).fit(X, y)
     err = capsys.readouterr().err
     assert clf.nonlocal_stats_.calls > 0 and f"oracle calls {clf.nonlocal_stats_.calls}" in err and "2/2" in err
@@ -362,10 +363,11 @@ def test_verbose_shows_oracle_calls_and_notes_a_missing_budget(planted, capsys):
     assert "without a time budget" not in capsys.readouterr().err
 
 
+@LOKY_POOL
 def test_verbose_parallel_starts_report_their_oracle_calls(planted, capsys):
     X, y = planted
     clf = RuleClassifier(num_starts=2, num_iterations=30, patience=2, random_state=0, verbose=True, n_jobs=2,
-                         nonlocal_backend="highs", max_samples=30, time_budget=60).fit(X, y)
+                         nonlocal_backend="native", max_samples=30, time_budget=60).fit(X, y)
     err = capsys.readouterr().err
     assert clf.nonlocal_stats_.calls > 0 and f"oracle calls {clf.nonlocal_stats_.calls}" in err and "2/2" in err
 

@@ -23,8 +23,9 @@ x = [Literal(j) for j in range(8)]
 @pytest.mark.parametrize("metric, lam, max_depth", [("balanced_accuracy", 0.0, None), ("accuracy", 0.004, 2),
                                                      ("f1", 0.0, None)])
 def test_descent_ends_at_a_local_optimum_of_every_local_move(metric, lam, max_depth):
-    """No move LocalMoves can propose from the result (thousands of random proposals, covering its
-    small neighbourhood) and no literal replacement or insertion scores better; each step improved."""
+    """No move LocalMoves can propose from the result (a thousand random proposals, covering its
+    small neighbourhood of at most ~80 rules: 3000 found none more) and no literal replacement or
+    insertion scores better; each step improved."""
     X, y = noisy_data(200, 5, seed=3)
     scorer = RuleScorer(BitMatrix(X), y, metric, lam)
     space = SearchSpace(5, ALL, max_complexity=7, max_depth=max_depth)
@@ -38,8 +39,8 @@ def test_descent_ends_at_a_local_optimum_of_every_local_move(metric, lam, max_de
         assert objective >= before and (steps > 0) == (objective > before)
         climbed += steps > 0
         moves = LocalMoves(space, random.Random(1))
-        for _ in range(3000):
-            assert scorer.objective(moves.propose(rule))[1] <= objective + 1e-12
+        for proposed in {moves.propose(rule) for _ in range(1000)}:
+            assert scorer.objective(proposed)[1] <= objective + 1e-12
         for path, node in rule.walk():
             for kind in [k for k, ok in ((REPLACE, path), (INSERT, isinstance(node, Operator))) if ok]:
                 for j in range(10):

@@ -17,6 +17,7 @@ from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, 
 from ..fakes import Garbage, Raising, Recording, Returning, TimingOut
 from ..formulations.brute_force import best_objective
 from ..planted import planted as planted_data
+from ..processes import LOKY_POOL
 
 ALL = tuple(OPERATORS.values())
 
@@ -115,7 +116,6 @@ def test_native_form_of_degenerate_parameters():
     assert native_form(AtMost(1, a, b)) == AtMost(1, a, b)
 
 
-@pytest.mark.slow
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 1000), max_complexity=st.integers(3, 9), max_depth=st.one_of(st.none(), st.integers(1, 3)))
 def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):
@@ -172,6 +172,7 @@ def test_non_local_moves_are_recorded(planted):
     assert np.isfinite(gains).all()
 
 
+@LOKY_POOL
 def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
     """An unseeded sampler backend gets its seeds from `random_state`, so non-local search is
     reproducible with any number of workers; another `random_state` gives another search."""
@@ -281,13 +282,14 @@ def test_unknown_policy_is_refused(planted):
         gain_oracle(X, y, Recording(), policy="best")
 
 
+@LOKY_POOL
 def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
     X, y = planted
 
     def fit(n_jobs):
         clf = RuleClassifier(
             num_starts=2, num_iterations=120, patience=3, random_state=5, max_complexity=6, n_jobs=n_jobs,
-            nonlocal_backend="highs", nonlocal_policy="gain", record_trajectory=True, max_samples=12,
+            nonlocal_backend="native", nonlocal_policy="gain", record_trajectory=True, max_samples=12,
         ).fit(X, y)
         return str(clf.best_rule_), [s.trajectory.objective.tolist() for s in clf.starts_], clf.nonlocal_stats_
 
