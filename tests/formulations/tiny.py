@@ -11,7 +11,8 @@ from boolrules.formulations import depth_one
 
 def tiny(operator, seed, max_vars=20, **kwargs):
     """The largest random instance (up to 5 samples, 2 features, 2 literals, both classes) whose
-    with-η QUBO has at most `max_vars` variables; `kwargs` go to `depth_one`. Built once per
+    with-η QUBO in the largest encoding (`slack="minimal"`) has at most `max_vars` variables, so
+    that every mode's QUBO can be enumerated; `kwargs` go to `depth_one`. Built once per
     arguments and shared (tests only read it): the search compiles up to eight QUBOs."""
     return _tiny(operator, seed, max_vars, tuple(sorted(kwargs.items())))
 
@@ -26,7 +27,7 @@ def _tiny(operator, seed, max_vars, kwargs):
         if kwargs.get("min_num_literals", 0) > max_lit:
             continue
         problem = depth_one(X, y, operator, max_num_literals=max_lit, **kwargs)
-        if problem.to_qubo(eta=True, penalty="sufficient").num_variables <= max_vars:
+        if problem.to_qubo(eta=True, penalty="sufficient", slack="minimal").num_variables <= max_vars:
             return problem
     raise AssertionError(f"no instance of {operator} fits in {max_vars} variables")
 
