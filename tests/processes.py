@@ -9,10 +9,12 @@ import sys
 
 import pytest
 
-# The tests whose fits run on joblib's process workers (loky's reusable pool, n_jobs=2): under
-# `pytest -n 2 --dist loadgroup` they all run on one pytest worker, so one pool (each of its workers
-# seconds of imports) serves them all instead of one per pytest worker.
-LOKY_POOL = pytest.mark.xdist_group("loky-pool")
+
+def loky_pool(test):
+    """A test whose fits run on joblib's process workers (loky's reusable pool, n_jobs=2): in the slow
+    tier (process-level, as the interrupt tests), and under `pytest -n 2 --dist loadgroup` all on one
+    pytest worker, so one pool (each of its workers seconds of imports) serves them all."""
+    return pytest.mark.slow(pytest.mark.xdist_group("loky-pool")(test))
 
 
 def default_sigint() -> None:

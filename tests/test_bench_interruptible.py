@@ -1,11 +1,14 @@
 """benchmarks/bench_interruptible.py on a few problems HiGHS solves well within its time limit:
 both ways of running it agree."""
 
+import pytest
+
 from boolrules.backends import highs
 
 from .bench_scripts import benchmark_module
 
 
+@pytest.mark.slow  # a benchmark script's own run
 def test_both_highs_runs_are_timed_and_agree(tmp_path, monkeypatch):
     runs = []
     interruptibly = highs.run_interruptibly

@@ -1,8 +1,11 @@
 """benchmarks/bench_nonlocal.py: the per-second mode's variants and per-seed lines in a tiny run."""
 
+import pytest
+
 from .bench_scripts import benchmark_module
 
 
+@pytest.mark.slow  # a benchmark script's own run
 def test_a_tiny_per_second_run_reports_each_variant_with_and_without_the_quench(capsys):
     with benchmark_module("bench_nonlocal") as bench:
         bench.main(["--datasets", "breast_cancer", "--complexities", "5", "--budgets", "0.4", "--seeds", "0", "1",

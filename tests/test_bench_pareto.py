@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from .bench_scripts import benchmark_module
-from .processes import LOKY_POOL
+from .processes import loky_pool
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def without_time(rows):
     return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
 
 
-@LOKY_POOL
+@loky_pool
 def test_joblib_and_dask_give_identical_rows(bench):
     from distributed import Client, LocalCluster
     from joblib.externals.loky import get_reusable_executor

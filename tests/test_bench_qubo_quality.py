@@ -2,9 +2,12 @@
 
 import math
 
+import pytest
+
 from .bench_scripts import benchmark_module
 
 
+@pytest.mark.slow  # a benchmark script's own run
 def test_a_tiny_run_reports_gaps_and_sizes_per_mode(capsys, tmp_path):
     out = tmp_path / "q.md"
     with benchmark_module("bench_qubo_quality") as bench:

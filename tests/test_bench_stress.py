@@ -22,6 +22,7 @@ def run_main(bench, argv):
         pytest.skip(f"Direct Marketing data file not available: {exc}")
 
 
+@pytest.mark.slow  # a benchmark script's own run
 def test_small_slice_reports_both_fits_with_sensible_numbers(bench, tmp_path, capsys):
     output = tmp_path / "stress.md"
     rows = run_main(bench, [*SMALL, "--n-jobs", "1", "--tracemalloc", "--output", str(output)])

@@ -11,7 +11,7 @@ from boolrules.rules import And, AtLeast, Literal, Or
 
 from .errors import assert_raises_clearly
 from .planted import planted as planted_data
-from .processes import LOKY_POOL
+from .processes import loky_pool
 
 matplotlib.use("Agg")
 
@@ -80,7 +80,7 @@ def test_a_larger_budget_keeps_a_smaller_budgets_better_rule(monkeypatch):
     assert list(search.cv_results_["mean_rule_complexity"]) == [3.0, 3.0]
 
 
-@LOKY_POOL
+@loky_pool
 def test_same_seed_same_result_across_n_jobs(planted):
     X, y = planted
     fits = [RuleClassifierCV(complexities=[3, 5], cv=2, random_state=4, n_jobs=n_jobs, **FAST).fit(X, y)

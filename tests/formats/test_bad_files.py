@@ -325,6 +325,7 @@ LP_NOT_TEXT = {  # HiGHS's LP reader never returned on a NUL byte (100% CPU, dea
 }
 
 
+@pytest.mark.slow  # a child process
 def test_lp_files_that_are_no_text_are_refused_in_bounded_time(tmp_path):
     """Each is refused with a ValueError naming the file; all of them in one child process, so that a
     reader that never returns (HiGHS's on a NUL byte) fails this test at the safety timeout instead

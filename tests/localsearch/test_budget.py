@@ -25,7 +25,7 @@ from boolrules.rules import OPERATORS, And, AtLeast, BitMatrix, Literal, Or
 from ..errors import assert_raises_clearly
 from ..fakes import Recording, Slow
 from ..planted import planted as planted_data
-from ..processes import LOKY_POOL
+from ..processes import loky_pool
 
 ALL = tuple(OPERATORS.values())
 HIGH, LOW = 0.2, 1e-6
@@ -363,7 +363,7 @@ def test_verbose_shows_oracle_calls_and_notes_a_missing_budget(planted, capsys):
     assert "without a time budget" not in capsys.readouterr().err
 
 
-@LOKY_POOL
+@loky_pool
 def test_verbose_parallel_starts_report_their_oracle_calls(planted, capsys):
     X, y = planted
     clf = RuleClassifier(num_starts=2, num_iterations=30, patience=2, random_state=0, verbose=True, n_jobs=2,

@@ -13,7 +13,7 @@ from boolrules.localsearch.classifier import NATIVE_MAX_SAMPLES, PAPER_MAX_SAMPL
 from boolrules.rules import AtLeast, Literal
 
 from ..planted import planted as planted_data
-from ..processes import LOKY_POOL
+from ..processes import loky_pool
 
 FAST = {"num_starts": 2, "num_iterations": 300}
 
@@ -37,7 +37,7 @@ def test_learns_a_planted_rule(planted):
     assert np.array_equal(clf.predict(X), y)
 
 
-@LOKY_POOL
+@loky_pool
 def test_same_seed_same_rule_across_n_jobs(planted):
     X, y = planted
     rules = {

@@ -17,7 +17,7 @@ from boolrules.rules import OPERATORS, And, AtLeast, AtMost, BitMatrix, Choose, 
 from ..fakes import Garbage, Raising, Recording, Returning, TimingOut
 from ..formulations.brute_force import best_objective
 from ..planted import planted as planted_data
-from ..processes import LOKY_POOL
+from ..processes import loky_pool
 
 ALL = tuple(OPERATORS.values())
 
@@ -172,7 +172,7 @@ def test_non_local_moves_are_recorded(planted):
     assert np.isfinite(gains).all()
 
 
-@LOKY_POOL
+@loky_pool
 def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
     """An unseeded sampler backend gets its seeds from `random_state`, so non-local search is
     reproducible with any number of workers; another `random_state` gives another search."""
@@ -282,7 +282,7 @@ def test_unknown_policy_is_refused(planted):
         gain_oracle(X, y, Recording(), policy="best")
 
 
-@LOKY_POOL
+@loky_pool
 def test_gain_policy_fits_repeat_exactly_across_n_jobs(planted):
     X, y = planted
 
