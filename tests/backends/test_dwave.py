@@ -108,10 +108,11 @@ def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
 
 
 def test_a_qubo_too_dense_to_embed_is_an_error_result():
-    problem = planted(30, 6)
-    qubo_size = problem.to_qubo(eta=False).num_variables
-    assert qubo_size < 128  # fewer variables than qubits: minorminer must give up, not the size check
+    problem = planted(30, 8, "AtLeast")
     qpu = mock_qpu(3)
+    bqm = problem.to_qubo(eta=False, penalty="calibrated", slack="minimal").bqm  # as dwave-qpu compiles it
+    assert bqm.num_variables < 128  # fewer variables than qubits: minorminer must give up, not the size check
+    assert bqm.num_interactions > len(qpu.edgelist)  # more interactions than couplers: no embedding exists
     qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
     result = get_backend("dwave-qpu", sampler=qpu, eta=False, embedding_parameters={"timeout": 1}).solve(problem)
     assert result.status == "error" and result.rule is None
