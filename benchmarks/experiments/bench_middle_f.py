@@ -1,6 +1,7 @@
 """The middle QUBO counted on false literals (AtLeast k = L - 1, AtMost k = L - 2), raw at READS reads. Usage: bench_middle_f.py READS DATASETS OPERATORS (issue 23 research, branch kfree)"""
+from pathlib import Path
 import sys, json
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 reads = int(sys.argv[1])
 for ds in sys.argv[2].split(","):

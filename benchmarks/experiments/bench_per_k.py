@@ -24,13 +24,14 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 import time
 
 import numpy as np
 
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
-sys.path.insert(0, "/work/wt-kfree/benchmarks")
-from kfree_lib import build_fixed_k, load, raw_of, sample_sa  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from kfree_lib import build_fixed_k, emit, load, raw_of, sample_sa  # noqa: E402
 
 from boolrules.backends import get_backend  # noqa: E402
 from boolrules.formulations import depth_one  # noqa: E402
@@ -72,7 +73,7 @@ def main(argv=None):
         for op in args.operators:
             problem = load(ds, op)
             opt = get_backend("native").solve(problem).objective
-            default = problem.to_qubo()  # minimal-bound binary slack with η: today's default
+            default = problem.to_qubo(slack="minimal")  # the default when measured: minimal-bound slack, η
             reads = args.reads // 3 if args.split else args.reads
             parts = {}
             for name in ("Or", "And"):
@@ -89,9 +90,7 @@ def main(argv=None):
             rec = dict(dataset=ds, operator=op, reads_per_qubo=reads, middle=f"{count}{k}", optimum=opt, chosen=best,
                        raw=parts[best]["objective"], raw_gap=gap(parts[best]["objective"], opt), parts=parts,
                        default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
-            print(json.dumps(rec), flush=True)
-            if out:
-                out.write(json.dumps(rec) + "\n"); out.flush()
+            emit(rec, out)
 
 
 if __name__ == "__main__":

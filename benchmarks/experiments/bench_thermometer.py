@@ -14,12 +14,13 @@ import argparse
 import json
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
-sys.path.insert(0, "/work/wt-kfree/benchmarks")
-from kfree_lib import build_thermometer, literal_matrix, load, raw_thermo, sample_sa  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from kfree_lib import build_thermometer, emit, literal_matrix, load, raw_thermo, sample_sa  # noqa: E402
 
 from boolrules.backends import get_backend  # noqa: E402
 
@@ -57,14 +58,12 @@ def main(argv=None):
             bqm = B.bqm()
             ss = sample_sa(bqm, args.reads)
             energy, obj, L, k = raw_thermo(problem, ss, meta)
-            default = problem.to_qubo()
+            default = problem.to_qubo(slack="minimal")  # the default when measured
             gap = math.inf if obj is None else ((obj - opt) / opt if opt > 1e-9 else (0.0 if obj < 1e-9 else math.inf))
             rec = dict(dataset=ds, operator=op, reads=args.reads, optimum=opt, raw=obj, raw_gap=gap, energy=float(energy),
                        L=L, k=k, hard=H, variables=bqm.num_variables, interactions=bqm.num_interactions,
                        default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
-            print(json.dumps(rec), flush=True)
-            if out:
-                out.write(json.dumps(rec) + "\n"); out.flush()
+            emit(rec, out)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Brute force over all 2- and 3-literal sets: the biased (slack-free k = 2 QUBO) ground state and the true k = 2 optimum of AtLeast. Usage: brute_middle_k2.py DATASETS (issue 23 research, branch kfree)"""
 import sys
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 for ds in sys.argv[1].split(","):
     op = "AtLeast"

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import itertools
 import sys
+from pathlib import Path
 import types
 
 import dimod
 import numpy as np
 
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import build_fixed_k, build_thermometer, raw_of, raw_thermo  # noqa: E402
 
 

@@ -1,6 +1,7 @@
 """Diagnostic: the AtLeast k = 2 QUBO, exact (one error bit per sample) vs biased slack-free, at 1000 and 10000 sweeps, 100 reads. Usage: diag_exact_sweeps.py DATASET (issue 23 research, branch kfree)"""
 import sys
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 from dwave.samplers import SimulatedAnnealingSampler
 ds = sys.argv[1]

@@ -1,6 +1,7 @@
 """Diagnostic: the middle QUBO's raw result against the hard weight H. Usage: diag_hard_weight.py READS DATASET OPERATOR {t|f}K H1,H2,... (issue 23 research, branch kfree)"""
 import sys
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 reads = int(sys.argv[1]); ds = sys.argv[2]; op = sys.argv[3]; c = sys.argv[4][0]; k = int(sys.argv[4][1:])
 problem = load(ds, op)

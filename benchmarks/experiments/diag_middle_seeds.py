@@ -1,7 +1,8 @@
 """Does SA find the middle QUBO's (slack-free, AtLeast k = 2) ground state robustly? Raw at 100
 reads for sampler seeds 0..S-1. Usage: diag_middle_seeds.py DATASETS SEEDS (issue 23 research, branch kfree)"""
 import sys
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 from dwave.samplers import SimulatedAnnealingSampler
 for ds in sys.argv[1].split(","):

@@ -1,6 +1,7 @@
 """Diagnostic: the AtLeast k = 2 / AtMost k = 1 QUBO in variants NAME:EXACT:E_COST (EXACT 1 adds one error bit per sample with cost E_COST·w). Usage: diag_middle_variants.py READS DATASETS OPERATORS VARIANTS (issue 23 research, branch kfree)"""
 import sys
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 from boolrules.backends import get_backend
 reads = int(sys.argv[1]); datasets = sys.argv[2].split(","); ops = sys.argv[3].split(",")

@@ -2,7 +2,8 @@
 (`build_fixed_k(delta=...)`), against the biased slack-free one; raw at READS reads, and a brute
 force check of exactness on a tiny instance. Usage: diag_tilted.py READS DATASETS DELTAS (issue 23 research, branch kfree)"""
 import sys
-sys.path.insert(0, "/work/wt-kfree/benchmarks/experiments")
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kfree_lib import *
 import dimod
 

@@ -1,6 +1,7 @@
 """Diagnostic: a library mode (e.g. window:noeta) with k's bits clamped at each value, SA default schedule. Usage: diag_window_k_clamped.py DATASET OPERATOR SLACK:ETA READS (issue 23 research, branch kfree)"""
+from pathlib import Path
 import sys, time, numpy as np, dimod
-sys.path.insert(0, "/work/wt-kfree/benchmarks")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_qubo_quality import instances, exact_optimum
 from boolrules.backends import get_backend
 from dwave.samplers import SimulatedAnnealingSampler

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import sys
+from pathlib import Path
 import time
 
 import dimod
 import numpy as np
 
-sys.path.insert(0, "/work/wt-kfree/benchmarks")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def load(dataset: str, operator: str, samples: int = 80, max_literals: int = 3, seed: int = 0):
@@ -229,6 +231,14 @@ def build_fixed_k(problem, k: int, *, unary: bool = True, exact: bool = False, e
     if hard is None:
         hard = meta["greedy"] + w.mean()
     meta["hard"] = hard
+    literal_rows(B, hard, m, lo_L, span, o_L, offs)
+    return B, meta
+
+
+def literal_rows(B, hard: float, m: int, lo_L: int, span: int, o_L, offs) -> None:
+    """The hard rows on the literals: exclusive pairs hard·b_j·bt_j, and lo_L <= L <= lo_L + span as
+    a square (span 0) or a pair penalty with the offsets `offs` in the columns `o_L`."""
+    m2 = 2 * m
     Lvec = np.concatenate([np.ones(m2), np.zeros(len(B.h) - m2)])
     for j in range(m):
         B.Q[j, j + m] += hard
@@ -237,7 +247,14 @@ def build_fixed_k(problem, k: int, *, unary: bool = True, exact: bool = False, e
     else:
         Lvec[o_L] = -np.asarray(offs, float)
         B.paired(hard, Lvec, -float(lo_L))
-    return B, meta
+
+
+def emit(rec: dict, out) -> None:
+    """One result as a JSON line on stdout and, when `out` is open, in that file."""
+    print(json.dumps(rec), flush=True)
+    if out:
+        out.write(json.dumps(rec) + "\n")
+        out.flush()
 
 
 def greedy_energy(soft_energy, m, lo_L, mp):
@@ -421,12 +438,5 @@ def build_choose_k(problem, k: int, *, hard: float | None = None):
     span = hi_L - lo_L
     offs = offsets(span, True)
     oL = B.add(len(offs), [f"oL#{p}" for p in range(len(offs))])
-    Lvec = np.concatenate([np.ones(m2), np.zeros(len(B.h) - m2)])
-    for j in range(m):
-        B.Q[j, j + m] += hard
-    if span == 0:
-        B.square(hard, Lvec, -float(lo_L))
-    else:
-        Lvec[oL] = -np.asarray(offs, float)
-        B.paired(hard, Lvec, -float(lo_L))
+    literal_rows(B, hard, m, lo_L, span, oL, offs)
     return B, dict(m=m, mp=mp, k=k, count="t", lo_L=lo_L, hi_L=hi_L, hard=hard, soft_energy=soft_energy)
