@@ -85,6 +85,14 @@ class Builder:
                                                              variable_order=list(range(n)))
 
 
+def problem_arrays(problem):
+    """(literal matrix, rows, 2m, m, m', labels after any flip, weights) of a depth-one problem."""
+    Lit = literal_matrix(problem)
+    n, m2 = Lit.shape
+    return (Lit, n, m2, m2 // 2, problem.max_num_literals, np.asarray(problem.target),
+            np.asarray(problem.weights, dtype=float))
+
+
 def offsets(span: int, unary: bool):
     """Offset weights of a paired row over 0..span (values o with {o, o+1} covering 0..span)."""
     if span <= 1:
@@ -129,12 +137,7 @@ def build_fixed_k(problem, k: int, *, unary: bool = True, exact: bool = False, e
     otherwise a paired penalty (w/2)·r(r−1) with offsets (unary weights 1 or the binary paired
     weights) and, with `exact`, an error bit that moves the window past a violation of depth 2.
     Hard: exclusive literals and L in its range (t: k ≤ L ≤ m'; f: max(j, 1) ≤ L ≤ m')."""
-    Lit = literal_matrix(problem)
-    n, m2 = Lit.shape
-    m = m2 // 2
-    mp = problem.max_num_literals
-    y = np.asarray(problem.target)
-    w = np.asarray(problem.weights, dtype=float)
+    Lit, n, m2, m, mp, y, w = problem_arrays(problem)
     op = problem.operator
     C = Lit if count == "t" else 1 - Lit
     B = Builder(m2)
@@ -346,12 +349,7 @@ def build_thermometer(problem, *, unary: bool = True, hard: float | None = None,
     """One QUBO with k variable in a thermometer code u_1 >= u_2 >= ... >= u_m' (k = Σ u_j; one
     flip per unit of k; order rows H·u_{j+1}(1 − u_j)): sample rows on d = t − k with paired
     penalties and offsets (biased for deep violations, like build_fixed_k), k ≤ L ≤ m' hard."""
-    Lit = literal_matrix(problem)
-    n, m2 = Lit.shape
-    m = m2 // 2
-    mp = problem.max_num_literals
-    y = np.asarray(problem.target)
-    w = np.asarray(problem.weights, dtype=float)
+    Lit, n, m2, m, mp, y, w = problem_arrays(problem)
     op = problem.operator
     B = Builder(m2)
     B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
@@ -406,12 +404,7 @@ def build_choose_k(problem, k: int, *, hard: float | None = None):
     (slack-free; a miss by d costs d²·w); negatives t ≠ k with one aux q_i: (w/2)·r(r − 1),
     r = t − (k − 2) − 3q: zero for t in {k−2, k−1} (q = 0) or {k+1, k+2} (q = 1), exactly w at
     t = k (exact for m' <= k + 2 and k <= 2). Hard: exclusive literals, k <= L <= m'."""
-    Lit = literal_matrix(problem)
-    n, m2 = Lit.shape
-    m = m2 // 2
-    mp = problem.max_num_literals
-    y = np.asarray(problem.target)
-    w = np.asarray(problem.weights, dtype=float)
+    Lit, n, m2, m, mp, y, w = problem_arrays(problem)
     B = Builder(m2)
     B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
     for i in range(n):
