@@ -1,6 +1,5 @@
 """benchmarks/bench_stress.py on a small slice of Direct Marketing: both fits measured and reported."""
 
-
 import pytest
 
 from .bench_scripts import benchmark_module
@@ -15,17 +14,10 @@ def bench():
 SMALL = ["--max-rows", "2000", "--num-starts", "2", "--num-iterations", "40", "--time-limit", "0.2"]
 
 
-def run_main(bench, argv):
-    try:
-        return bench.main(argv)
-    except FileNotFoundError as exc:
-        pytest.skip(f"Direct Marketing data file not available: {exc}")
-
-
 @pytest.mark.slow  # a benchmark script's own run
 def test_small_slice_reports_both_fits_with_sensible_numbers(bench, tmp_path, capsys):
     output = tmp_path / "stress.md"
-    rows = run_main(bench, [*SMALL, "--n-jobs", "1", "--tracemalloc", "--output", str(output)])
+    rows = bench.main([*SMALL, "--n-jobs", "1", "--tracemalloc", "--output", str(output)])
     assert [r["moves"] for r in rows] == ["local", "+ non-local (highs)"]
     for row in rows:
         assert row["wall"] > 0 and row["cpu"] > 0 and row["self_cpu"] > 0
@@ -51,7 +43,7 @@ def test_small_slice_reports_both_fits_with_sensible_numbers(bench, tmp_path, ca
 
 @pytest.mark.slow  # starts a fresh pool of worker processes and reaps it
 def test_joblib_workers_cpu_and_memory_are_counted(bench):
-    (row,) = run_main(bench, [*SMALL, "--n-jobs", "2", "--modes", "local"])
+    (row,) = bench.main([*SMALL, "--n-jobs", "2", "--modes", "local"])
     assert row["workers_cpu"] > 0  # the workers were reaped, so RUSAGE_CHILDREN holds their CPU time
     assert row["cpu"] == pytest.approx(row["self_cpu"] + row["workers_cpu"])
     if bench.psutil is not None:
