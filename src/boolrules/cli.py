@@ -588,13 +588,15 @@ def _decode(args) -> int:
         raise UsageError(f"SAMPLES: {args.samples} is not JSON: {err}") from None
     decoding = loaded.decode(samples)
     names = loaded.feature_names
+    qubo = loaded.qubo
+    compiled = {} if qubo is None else {"eta": qubo.eta, "slack": qubo.slack}
     result = {"problem": loaded.problem.label, "file": loaded.sidecar["file"], "format": loaded.format,
-              **decoding.to_dict(names)}
+              **compiled, **decoding.to_dict(names)}
     if args.json:
         _print_json(result)
         return 0
     r = decoding
-    what = "QUBO" if loaded.qubo is not None else "model"
+    what = "model" if qubo is None else f"QUBO ({'with' if qubo.eta else 'without'} η, {qubo.slack} slack)"
     print(f"problem:    {loaded.problem.label} {what} of {loaded.sidecar['file']} ({loaded.format}), "
           f"{loaded.problem.num_samples} samples x {loaded.problem.num_features} features")
     print(f"samples:    {r.num_samples} read, {r.num_distinct} distinct, {r.num_feasible} feasible; the best "

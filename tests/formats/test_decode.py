@@ -104,6 +104,7 @@ def test_cli_decode_prints_rule_objective_and_feasibility(capsys, exported, rows
     assert f"rule:       {best.rule.to_str(['x0', 'x1', 'x2', 'x3'])}  objective {best.objective:.6g}" in out
     assert f"feasible:   {'yes' if best.feasible else 'no'}" in out and "raw rule:" in out
     assert "12 read, 12 distinct" in out
+    assert out.startswith("problem:    AtLeast QUBO (with η, paired slack) of q.qubo (qubo)")  # the compilation
 
 
 @pytest.mark.parametrize("samples, names", [
@@ -162,6 +163,7 @@ def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, ex
     result = json.loads(capsys.readouterr().out)
     assert result["objective"] == min(qubo.objective(qubo.decode(row)) for row in rows)
     assert {"rule", "objective", "feasible", "raw_rule", "energy"} <= set(result) and result["samples"] == 36
+    assert (result["eta"], result["slack"]) == (True, "paired")
 
 
 def test_feature_names_are_checked_before_anything_is_written(tmp_path, atleast_qubo):
