@@ -20,7 +20,6 @@ state each QUBO's energy is its rule's objective (Or/And, exact) or biased objec
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
@@ -31,9 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kfree_lib import build_fixed_k, emit, load, raw_of, sample_sa  # noqa: E402
+from kfree_lib import build_fixed_k, emit, parser, raw_of, sample_sa, solved  # noqa: E402
 
-from boolrules.backends import get_backend  # noqa: E402
 from boolrules.formulations import depth_one  # noqa: E402
 
 
@@ -58,39 +56,31 @@ def gap(obj, opt):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--datasets", nargs="+", default=["breast_cancer", "credit_risk", "customer_churn", "parkinsons"])
-    ap.add_argument("--operators", nargs="+", default=["AtLeast", "AtMost"])
-    ap.add_argument("--reads", type=int, default=100)
+    ap = parser()
     ap.add_argument("--split", action="store_true", help="reads // 3 per QUBO (one run's budget in total)")
     ap.add_argument("--middle", choices=["t", "mirror"], default="t",
                     help="AtMost's middle QUBO: t = k fixed at 1 (rows on t); mirror = count f with k = L - 2 "
                          "(the AtLeast k = 2 QUBO on complemented literals: AtMost_1 of 3, AtMost_0 of 2)")
-    ap.add_argument("--jsonl")
     args = ap.parse_args(argv)
     out = open(args.jsonl, "a") if args.jsonl else None
-    for ds in args.datasets:
-        for op in args.operators:
-            problem = load(ds, op)
-            opt = get_backend("native").solve(problem).objective
-            default = problem.to_qubo(slack="minimal")  # the default when measured: minimal-bound slack, η
-            reads = args.reads // 3 if args.split else args.reads
-            parts = {}
-            for name in ("Or", "And"):
-                e, obj, rule, nv, ni = library_part(problem, name, reads)
-                parts[name] = dict(energy=e, objective=obj, rule=rule, variables=nv, interactions=ni)
-            count, k = ("t", 2) if op == "AtLeast" else (("f", 2) if args.middle == "mirror" else ("t", 1))
-            B, meta = build_fixed_k(problem, k, count=count)
-            bqm = B.bqm()
-            ss = sample_sa(bqm, reads)
-            e, obj, L, _ = raw_of(problem, ss, meta)
-            parts[f"k={k}" if count == "t" else f"k=L-{k}"] = dict(energy=float(e), objective=obj, rule=f"L={L}", variables=bqm.num_variables,
-                                   interactions=bqm.num_interactions)
-            best = min(parts, key=lambda p: parts[p]["energy"])
-            rec = dict(dataset=ds, operator=op, reads_per_qubo=reads, middle=f"{count}{k}", optimum=opt, chosen=best,
-                       raw=parts[best]["objective"], raw_gap=gap(parts[best]["objective"], opt), parts=parts,
-                       default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
-            emit(rec, out)
+    for ds, op, problem, opt, default in solved(args):
+        reads = args.reads // 3 if args.split else args.reads
+        parts = {}
+        for name in ("Or", "And"):
+            e, obj, rule, nv, ni = library_part(problem, name, reads)
+            parts[name] = dict(energy=e, objective=obj, rule=rule, variables=nv, interactions=ni)
+        count, k = ("t", 2) if op == "AtLeast" else (("f", 2) if args.middle == "mirror" else ("t", 1))
+        B, meta = build_fixed_k(problem, k, count=count)
+        bqm = B.bqm()
+        ss = sample_sa(bqm, reads)
+        e, obj, L, _ = raw_of(problem, ss, meta)
+        parts[f"k={k}" if count == "t" else f"k=L-{k}"] = dict(energy=float(e), objective=obj, rule=f"L={L}", variables=bqm.num_variables,
+                               interactions=bqm.num_interactions)
+        best = min(parts, key=lambda p: parts[p]["energy"])
+        rec = dict(dataset=ds, operator=op, reads_per_qubo=reads, middle=f"{count}{k}", optimum=opt, chosen=best,
+                   raw=parts[best]["objective"], raw_gap=gap(parts[best]["objective"], opt), parts=parts,
+                   default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
+        emit(rec, out)
 
 
 if __name__ == "__main__":

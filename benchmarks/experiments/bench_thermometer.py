@@ -10,7 +10,6 @@ SA default schedule, `--reads` reads; raw = the lowest-energy sample's literals 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import sys
@@ -20,9 +19,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kfree_lib import build_thermometer, emit, literal_matrix, load, raw_thermo, sample_sa  # noqa: E402
+from kfree_lib import build_thermometer, emit, literal_matrix, parser, raw_thermo, sample_sa, solved  # noqa: E402
 
-from boolrules.backends import get_backend  # noqa: E402
 
 
 def biased_energy(problem, b, bt, k) -> float:
@@ -41,29 +39,21 @@ def biased_energy(problem, b, bt, k) -> float:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--datasets", nargs="+", default=["breast_cancer", "credit_risk", "customer_churn", "parkinsons"])
-    ap.add_argument("--operators", nargs="+", default=["AtLeast", "AtMost"])
-    ap.add_argument("--reads", type=int, default=100)
-    ap.add_argument("--jsonl")
+    ap = parser()
     args = ap.parse_args(argv)
     out = open(args.jsonl, "a") if args.jsonl else None
-    for ds in args.datasets:
-        for op in args.operators:
-            problem = load(ds, op)
-            opt = get_backend("native").solve(problem).objective
-            g = problem.greedy_values()
-            H = biased_energy(problem, np.asarray(g["b"]), np.asarray(g["bt"]), int(g["k"])) + float(problem.weights.mean())
-            B, meta = build_thermometer(problem, hard=H)
-            bqm = B.bqm()
-            ss = sample_sa(bqm, args.reads)
-            energy, obj, L, k = raw_thermo(problem, ss, meta)
-            default = problem.to_qubo(slack="minimal")  # the default when measured
-            gap = math.inf if obj is None else ((obj - opt) / opt if opt > 1e-9 else (0.0 if obj < 1e-9 else math.inf))
-            rec = dict(dataset=ds, operator=op, reads=args.reads, optimum=opt, raw=obj, raw_gap=gap, energy=float(energy),
-                       L=L, k=k, hard=H, variables=bqm.num_variables, interactions=bqm.num_interactions,
-                       default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
-            emit(rec, out)
+    for ds, op, problem, opt, default in solved(args):
+        g = problem.greedy_values()
+        H = biased_energy(problem, np.asarray(g["b"]), np.asarray(g["bt"]), int(g["k"])) + float(problem.weights.mean())
+        B, meta = build_thermometer(problem, hard=H)
+        bqm = B.bqm()
+        ss = sample_sa(bqm, args.reads)
+        energy, obj, L, k = raw_thermo(problem, ss, meta)
+        gap = math.inf if obj is None else ((obj - opt) / opt if opt > 1e-9 else (0.0 if obj < 1e-9 else math.inf))
+        rec = dict(dataset=ds, operator=op, reads=args.reads, optimum=opt, raw=obj, raw_gap=gap, energy=float(energy),
+                   L=L, k=k, hard=H, variables=bqm.num_variables, interactions=bqm.num_interactions,
+                   default_variables=default.bqm.num_variables, default_interactions=default.bqm.num_interactions)
+        emit(rec, out)
 
 
 if __name__ == "__main__":

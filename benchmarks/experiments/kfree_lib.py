@@ -93,6 +93,27 @@ def problem_arrays(problem):
             np.asarray(problem.weights, dtype=float))
 
 
+def parser() -> argparse.ArgumentParser:
+    """The experiments' common options: datasets, operators, reads per QUBO, a JSON-lines file."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--datasets", nargs="+", default=["breast_cancer", "credit_risk", "customer_churn", "parkinsons"])
+    ap.add_argument("--operators", nargs="+", default=["AtLeast", "AtMost"])
+    ap.add_argument("--reads", type=int, default=100)
+    ap.add_argument("--jsonl")
+    return ap
+
+
+def solved(args):
+    """(dataset, operator, problem, exact optimum, the minimal-bound QUBO with η that was the
+    default when these experiments ran) for each of `args.datasets` x `args.operators`."""
+    from boolrules.backends import get_backend
+
+    for ds in args.datasets:
+        for op in args.operators:
+            problem = load(ds, op)
+            yield ds, op, problem, get_backend("native").solve(problem).objective, problem.to_qubo(slack="minimal")
+
+
 def offsets(span: int, unary: bool):
     """Offset weights of a paired row over 0..span (values o with {o, o+1} covering 0..span)."""
     if span <= 1:
