@@ -566,9 +566,8 @@ def _export(args) -> int:
     else:
         sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions,
                  "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty}
-        what = (f"the {problem.label} QUBO ({'with' if qubo.eta else 'without'} η, {qubo.slack} slack, "
-                f"{sizes['penalty']} penalties): {sizes['num_variables']} variables, {sizes['num_interactions']} "
-                f"interactions")
+        what = (f"the {problem.label} QUBO ({qubo.compilation}, {args.penalty} penalties): "
+                f"{sizes['num_variables']} variables, {sizes['num_interactions']} interactions")
     sidecar = sidecar_path(written)
     result = {**_data_info(data, args), "problem_rows": len(rows), "path": str(written), "format": args.format,
               "content": content, "bytes": written.stat().st_size, "sidecar": str(sidecar), **sizes}
@@ -596,7 +595,7 @@ def _decode(args) -> int:
         _print_json(result)
         return 0
     r = decoding
-    what = "model" if qubo is None else f"QUBO ({'with' if qubo.eta else 'without'} η, {qubo.slack} slack)"
+    what = "model" if qubo is None else f"QUBO ({qubo.compilation})"
     print(f"problem:    {loaded.problem.label} {what} of {loaded.sidecar['file']} ({loaded.format}), "
           f"{loaded.problem.num_samples} samples x {loaded.problem.num_features} features")
     print(f"samples:    {r.num_samples} read, {r.num_distinct} distinct, {r.num_feasible} feasible; the best "

@@ -252,12 +252,17 @@ class QuboProblem:
                 f"{'with' if self.eta else 'without'} η, penalties soft {self.penalties.soft:.4g} / "
                 f"hard {self.penalties.hard:.4g})")
 
+    @property
+    def compilation(self) -> str:
+        """How this QUBO was compiled, in words: e.g. "with η, paired slack"."""
+        return f"{'with' if self.eta else 'without'} η, {self.slack} slack"
+
     def _repr_html_(self) -> str:
         s = self.summary()
         rows = "".join(f"<tr><td>{html.escape(k)}</td><td>{v}</td></tr>" for k, v in s["blocks"].items())
         return (
             f"<b>QUBO of the {html.escape(s['operator'])} problem</b> "
-            f"({'with' if s['eta'] else 'without'} η, {s['slack']} slack): {s['num_variables']} variables, "
+            f"({self.compilation}): {s['num_variables']} variables, "
             f"{s['num_interactions']} interactions, max |bias| {s['max_abs_bias']:.4g}, dynamic range "
             f"{s['dynamic_range']:.4g}, penalties soft {s['penalties']['soft']:.4g} / hard {s['penalties']['hard']:.4g}"
             f"<table><tr><th>block</th><th>variables</th></tr>{rows}</table>"
