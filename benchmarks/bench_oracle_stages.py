@@ -35,12 +35,13 @@ from boolrules.localsearch.oracle import NonLocalOracle
 
 DATASETS = ("breast_cancer", "credit_risk", "customer_churn")
 # name -> the sa backend's options: today's sampler default (no η, calibrated, minimal-bound slack,
-# polished) and the paired modes with polish off.
+# polished) and the paired modes with polish off ("auto": η for Or and And only, the compiler's default).
 CONFIGS = {
     "minimal:noeta:calibrated+polish": {"eta": False, "penalty": "calibrated", "slack": "minimal", "polish": True},
     "minimal:noeta:calibrated": {"eta": False, "penalty": "calibrated", "slack": "minimal", "polish": False},
     "paired:eta:sufficient": {"eta": True, "penalty": "sufficient", "slack": "paired", "polish": False},
     "paired:noeta:sufficient": {"eta": False, "penalty": "sufficient", "slack": "paired", "polish": False},
+    "paired:auto:sufficient": {"eta": "auto", "penalty": "sufficient", "slack": "paired", "polish": False},
 }
 
 
@@ -121,6 +122,7 @@ def main(argv=None):
                 for config, backend in backends.items():  # interleaved: the same load for each
                     rows[config].append(replay(call, backend))
                     shown = {k: v for k, v in rows[config][-1].items() if k != "move"}
+                    shown["operator"] = getattr(call["operator"], "__name__", str(call["operator"]))
                     print(f"  call {i} {config}: {shown}", flush=True)
     print(f"\nsa, {args.reads} reads x 1000 sweeps per call; datasets {', '.join(args.datasets)}, seeds "
           f"{' '.join(map(str, args.seeds))}\n")

@@ -201,7 +201,7 @@ CONFIGS = [
                  id="float-for-an-integer"),
     pytest.param(_toml('[backend]\nname = "sa"\nnum_reads = -1\n'), ValueError, ["num_reads", ">= 1"],
                  id="negative-reads"),
-    pytest.param(_toml('[backend]\nname = "sa"\n[qubo]\neta = 1\n'), ValueError, ["[qubo] eta", "true or false"],
+    pytest.param(_toml('[backend]\nname = "sa"\n[qubo]\neta = 1\n'), ValueError, ["[qubo] eta", "true, false or \"auto\""],
                  id="int-for-a-bool"),
     pytest.param(_toml('[backend]\nname = "sa"\n[qubo]\nslack = ["minimal"]\n'), ValueError, ["slack"],
                  id="list-for-a-choice"),

@@ -7,10 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import dimod
 import highspy
 import numpy as np
 import pandas as pd
 import pytest
+from dwave.samplers.sa.sampler import default_beta_range
 from ommx.artifact import Artifact
 
 from boolrules import cli, load_dataset
@@ -555,19 +557,30 @@ def test_export_round_trips(capsys, csv, tmp_path, name):
 
 
 def test_export_qubo_options(capsys, csv, tmp_path):
-    """The default export is exact and paired (with η, sufficient penalties); each option changes the
-    file, and the output says which compilation it holds."""
+    """The default export of Or is exact and paired (with η, sufficient penalties), of AtLeast without
+    η; each option changes the file, and the output says which compilation it holds and the sampler
+    schedule it recommends (dwave-samplers' default, with the beta range it derives from the file)."""
     argv = ["export", "--csv", csv, "--label", "churn", "--operator", "Or", "--format", "bqm",
             "-o", str(tmp_path / "q.bqm")]
     runs = [run_json(capsys, [*argv, *flags]) for flags in ([], ["--no-eta", "--penalty", "calibrated"],
-                                                            ["--slack", "minimal"])]
-    default, without_eta, minimal = runs
+                                                            ["--slack", "minimal"], ["--operator", "AtLeast"],
+                                                            ["--operator", "AtLeast", "--eta"])]
+    default, without_eta, minimal, atleast, atleast_eta = runs
     assert (default["eta"], default["slack"], default["penalty"]) == (True, "paired", "sufficient")
     assert (without_eta["eta"], without_eta["penalty"], minimal["slack"]) == (False, "calibrated", "minimal")
+    assert (atleast["eta"], atleast_eta["eta"]) == (False, True)
     assert without_eta["num_variables"] < default["num_variables"] < minimal["num_variables"]
     assert default["num_interactions"] < minimal["num_interactions"]
     assert main(argv) == 0
-    assert "QUBO (with η, paired slack, sufficient penalties): " in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "QUBO (with η, paired slack, sufficient penalties): " in out
+    bqm = dimod.BinaryQuadraticModel.from_file(open(tmp_path / "q.bqm", "rb"))
+    hot, cold = default_beta_range(bqm)
+    assert default["schedule"] == {"sampler": "dwave.samplers.SimulatedAnnealingSampler", "num_reads": 100,
+                                   "num_sweeps": 1000, "beta_schedule_type": "geometric",
+                                   "beta_range": [pytest.approx(hot), pytest.approx(cold)]}
+    assert (f"recommended: dwave.samplers.SimulatedAnnealingSampler, 100 reads x 1000 sweeps, geometric beta "
+            f"{hot:.4g} -> {cold:.4g}") in out
 
 
 # datasets

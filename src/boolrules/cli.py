@@ -38,7 +38,7 @@ _QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "m
 # python_defaults(), the options of the depth-one problem and of its QUBO
 _PROBLEM_DEFAULTS = {"operator": "AtLeast", "max_num_literals": 4, "min_num_literals": 0, "negated": False,
                      "lam": 0.0, "max_samples": None, "max_features": None, "feature_score": "error",
-                     "eta": True, "penalty": "sufficient", "slack": "paired"}
+                     "eta": "auto", "penalty": "sufficient", "slack": "paired"}
 # _learner_defaults(), the options of `fit` and `explain`
 _LEARNER_DEFAULTS = {"max_complexity": 10, "max_depth": None, "operators": list(_OPERATORS),
                      "metric": "balanced_accuracy", "num_starts": 20, "num_iterations": 2000, "time_budget": None,
@@ -511,7 +511,7 @@ def _inspect(args) -> int:
     print(f"  blocks:    {_counts(qubo['blocks'])}")
     print(f"  biases:    max |bias| {qubo['max_abs_bias']:.4g}, min |bias| {qubo['min_abs_bias']:.4g}, "
           f"dynamic range {qubo['dynamic_range']:.4g}")
-    print("\n".join(_hardware_lines(hardware, args.eta)))
+    print("\n".join(_hardware_lines(hardware, compiled.eta)))
     return 0
 
 
@@ -565,7 +565,7 @@ def _export(args) -> int:
         what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
     else:
         sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions,
-                 "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty}
+                 "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty, "schedule": qubo.schedule}
         what = (f"the {problem.label} QUBO ({qubo.compilation}, {args.penalty} penalties): "
                 f"{sizes['num_variables']} variables, {sizes['num_interactions']} interactions")
     sidecar = sidecar_path(written)
@@ -576,7 +576,16 @@ def _export(args) -> int:
         return 0
     print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {len(rows)} rows of {data.name}")
     print(f"and its sidecar {sidecar} (`boolrules decode {sidecar} SAMPLES` decodes answers)")
+    if "schedule" in sizes:
+        print(f"recommended: {_schedule_text(sizes['schedule'])}")
     return 0
+
+
+def _schedule_text(schedule: dict) -> str:
+    """A sampler schedule (`QuboProblem.schedule`) in one line."""
+    hot, cold = schedule["beta_range"]
+    return (f"{schedule['sampler']}, {schedule['num_reads']} reads x {schedule['num_sweeps']} sweeps, "
+            f"{schedule['beta_schedule_type']} beta {hot:.4g} -> {cold:.4g}")
 
 
 def _decode(args) -> int:
@@ -588,7 +597,8 @@ def _decode(args) -> int:
     decoding = loaded.decode(samples)
     names = loaded.feature_names
     qubo = loaded.qubo
-    compiled = {} if qubo is None else {"eta": qubo.eta, "slack": qubo.slack}
+    schedule = None if qubo is None else loaded.sidecar["qubo"].get("schedule")
+    compiled = {} if qubo is None else {"eta": qubo.eta, "slack": qubo.slack, "schedule": schedule}
     result = {"problem": loaded.problem.label, "file": loaded.sidecar["file"], "format": loaded.format,
               **compiled, **decoding.to_dict(names)}
     if args.json:
@@ -598,6 +608,8 @@ def _decode(args) -> int:
     what = "model" if qubo is None else f"QUBO ({qubo.compilation})"
     print(f"problem:    {loaded.problem.label} {what} of {loaded.sidecar['file']} ({loaded.format}), "
           f"{loaded.problem.num_samples} samples x {loaded.problem.num_features} features")
+    if schedule is not None:
+        print(f"schedule:   {_schedule_text(schedule)} (recommended at export)")
     print(f"samples:    {r.num_samples} read, {r.num_distinct} distinct, {r.num_feasible} feasible; the best "
           f"(lowest objective after repair) has energy {r.energy:.6g}")
     judged = ("every row of the ILP" if loaded.qubo is None
@@ -781,7 +793,8 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     qubo = _Parser(add_help=False)
     group = qubo.add_argument_group("QUBO compilation")
     group.add_argument("--eta", action=argparse.BooleanOptionalAction, default=defaults["eta"],
-                       help="keep the error variables η (--no-eta: sample rows become soft penalties)")
+                       help="keep the error variables η (--no-eta: sample rows become soft penalties; default: "
+                            "kept for Or and And, dropped for AtLeast, AtMost and Choose, which anneal better without)")
     group.add_argument("--penalty", choices=_PENALTY_MODES, default=defaults["penalty"],
                        help="penalty weights (default: %(default)s)")
     group.add_argument("--slack", choices=_SLACK_MODES, default=defaults["slack"],

@@ -59,7 +59,7 @@ def test_qubo_table_sets_the_compilation(tmp_path):
         ('[backend]\nname = "highs"\n[qubo]\neta = false',
          r"\[qubo\] applies to QUBO backends, and 'highs' compiles no QUBO"),
         (QAOA + '[qubo]\nlam = 1', r"unknown key\(s\) \['lam'\] in \[qubo\]; keys: eta, penalty, slack"),
-        (QAOA + '[qubo]\neta = "no"', r"\[qubo\] eta = 'no': eta must be true or false, got 'no'"),
+        (QAOA + '[qubo]\neta = "no"', r"\[qubo\] eta = 'no': eta must be true, false or \"auto\", got 'no'"),
         (QAOA + 'eta = true\n[qubo]\neta = false', r"\['eta'\] set in both \[backend\] and \[qubo\]"),
         (QAOA + '[qubo]\npenalty = "huge"', r"\[qubo\] penalty = 'huge': penalty must be one of sufficient"),
         (QAOA + '[qubo.penalty]\nsoft = 1', r"\[qubo.penalty\] penalty weights need exactly the keys 'soft'"),

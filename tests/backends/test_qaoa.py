@@ -110,7 +110,7 @@ def test_oversized_qubo_is_refused_with_advice():
         ({"shots": "many"}, TypeError, "shots must be an integer"),
         ({"seed": -1}, ValueError, "seed must be >= 0"),
         ({"max_qubits": 0}, ValueError, "max_qubits must be >= 1"),
-        ({"eta": "no"}, TypeError, "eta must be true or false"),
+        ({"eta": "no"}, TypeError, "eta must be true, false or \"auto\""),
         ({"penalty": "huge"}, ValueError, "penalty must be one of"),
         ({"qubits": 5}, ValueError, r"unknown option\(s\) \['qubits'\].*max_qubits"),
     ],

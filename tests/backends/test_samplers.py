@@ -85,7 +85,7 @@ def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
         ("steepest", {"num_read": 10}, ValueError, r"unknown option\(s\) \['num_read'\] .*num_reads"),
         ("exact", {"max_variables": 0}, ValueError, "max_variables must be >= 1"),
         ("exact", {"max_variables": None}, TypeError, "max_variables must be an integer"),
-        ("exact", {"eta": "yes"}, TypeError, "eta must be true or false"),
+        ("exact", {"eta": "yes"}, TypeError, "eta must be true, false or \"auto\""),
         ("sa", {"seed": 2**31}, ValueError, "seed must be <= 2147483647"),  # dwave-samplers refuses 2**31 and above
     ],
 )

@@ -105,6 +105,9 @@ def test_cli_decode_prints_rule_objective_and_feasibility(capsys, exported, rows
     assert f"feasible:   {'yes' if best.feasible else 'no'}" in out and "raw rule:" in out
     assert "12 read, 12 distinct" in out
     assert out.startswith("problem:    AtLeast QUBO (with η, paired slack) of q.qubo (qubo)")  # the compilation
+    hot, cold = qubo.schedule["beta_range"]
+    assert (f"schedule:   dwave.samplers.SimulatedAnnealingSampler, 100 reads x 1000 sweeps, geometric beta "
+            f"{hot:.4g} -> {cold:.4g} (recommended at export)") in out
 
 
 @pytest.mark.parametrize("samples, names", [
@@ -137,6 +140,13 @@ def test_values_outside_the_vartype_are_refused(exported):
     (lambda s: {**s, "problem": {**s["problem"], "lam": 0.5}}, ["other biases than its fingerprint"]),
     (lambda s: {**s, "qubo": {**s["qubo"], "slack": "minimal"}}, ["other variables than its labels"]),
     (lambda s: {**s, "problem": {**s["problem"], "operator": "Xor"}}, ["Xor"]),
+    (lambda s: {**s, "qubo": {**s["qubo"], "schedule": {}}}, ["qubo.schedule must be an object with the keys"]),
+    (lambda s: {**s, "qubo": {**s["qubo"], "schedule": {**s["qubo"]["schedule"], "sampler": "sa\nfeasible: yes"}}},
+     ["qubo.schedule must be"]),
+    (lambda s: {**s, "qubo": {**s["qubo"], "schedule": {**s["qubo"]["schedule"], "num_reads": True}}},
+     ["qubo.schedule must be"]),
+    (lambda s: {**s, "qubo": {**s["qubo"], "schedule": {**s["qubo"]["schedule"], "beta_range": [1, "hot"]}}},
+     ["qubo.schedule.beta_range must be finite numbers"]),
 ])
 def test_bad_sidecars_are_refused_clearly(tmp_path, exported, edit, names):
     _, side = exported
@@ -164,6 +174,7 @@ def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, ex
     assert result["objective"] == min(qubo.objective(qubo.decode(row)) for row in rows)
     assert {"rule", "objective", "feasible", "raw_rule", "energy"} <= set(result) and result["samples"] == 36
     assert (result["eta"], result["slack"]) == (True, "paired")
+    assert result["schedule"] == qubo.schedule  # as the sidecar recorded it
 
 
 def test_feature_names_are_checked_before_anything_is_written(tmp_path, atleast_qubo):
@@ -197,3 +208,19 @@ def test_a_preselected_problem_decodes_to_its_original_columns(tmp_path):
     assert {lit.index for lit in decoding.rule.subrules} == {4, 7}
     assert decoding.objective == problem.objective(decoding.rule) == 0
     assert decoding.to_dict(loaded.feature_names)["rule"] in ("Or(col4, col7)", "Or(col7, col4)")
+
+
+def test_a_sidecar_written_before_the_schedule_still_decodes(capsys, tmp_path, exported, rows):
+    """The recommended schedule is new in the sidecar's "qubo" record: files without it load, and
+    decode reports no schedule."""
+    qubo, side = exported
+    sidecar = json.loads(side.read_text())
+    del sidecar["qubo"]["schedule"]
+    (tmp_path / sidecar["file"]).write_bytes((side.parent / sidecar["file"]).read_bytes())
+    old = tmp_path / side.name
+    old.write_text(json.dumps(sidecar))
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(["".join(map(str, row)) for row in rows]))
+    assert main(["decode", str(old), str(answer), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["schedule"] is None and result["objective"] == load_problem(side).decode(rows).objective

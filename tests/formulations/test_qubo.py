@@ -96,6 +96,19 @@ def test_paired_without_eta_ground_state_is_a_valid_rule_priced_at_least_its_obj
         assert energy >= problem.objective(rule) - 1e-9
 
 
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("negated", [False, True])
+def test_default_eta_is_kept_for_or_and_dropped_for_the_parameterized_operators(operator, negated):
+    """eta="auto" (the default of to_qubo, export and the sampler backends) compiles exactly the QUBO
+    of eta=True for Or and And and of eta=False for AtLeast, AtMost and Choose, negated or not."""
+    problem = tiny(operator, 0, negated=negated)
+    qubo = problem.to_qubo()
+    expected = operator in ("Or", "And")
+    assert qubo.eta is expected
+    assert qubo.bqm == problem.to_qubo(eta=expected).bqm
+    assert qubo.labels == problem.to_qubo(eta=expected).labels
+
+
 @pytest.mark.parametrize("eta", [True, False])
 def test_paired_or_and_have_no_slack_for_samples(eta):
     """Or with η under slack="paired": positives lose η (error rows, one offset bit for m' = 3),
@@ -275,7 +288,7 @@ def test_a_repeated_sample_costs_what_its_weight_twice_costs(operator):
 def test_slack_sides_give_the_same_ground_state(slack):
     problem = tiny("AtLeast", 3, max_vars=18)
     qubo = problem.to_qubo(eta=True, penalty="sufficient", slack="minimal")
-    other = problem.to_qubo(slack=slack)
+    other = problem.to_qubo(eta=True, slack=slack)
     assert other.num_variables == qubo.num_variables
     assert ground_state(other.bqm) == pytest.approx(ground_state(qubo.bqm))
 

@@ -18,7 +18,8 @@ the problem (`DepthOneProblem.to_qubo`; defaults per backend, e.g. sa: no η, ca
 Any dimod sampler: `[backend] sampler` names its class as "package.module:ClassName"; the other
 keys of `[backend]` are the keyword arguments of its `sample` method (checked against the
 sampler's `parameters`), the optional `[sampler]` table those of its constructor, and `[qubo]`
-is as above (default: with η, the sufficient penalties, so an exact sampler finds the optimum):
+is as above (default: η for Or and And only, the sufficient penalties; `eta = true` makes an exact
+sampler find the optimum for every operator):
 
     [backend]
     sampler = "dwave.samplers:SimulatedAnnealingSampler"

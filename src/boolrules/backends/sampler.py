@@ -39,9 +39,10 @@ __all__ = [
     "sampler_class", "sampler_info",
 ]
 
-# The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with η and the
-# "sufficient" penalties, a sampler's ground state decodes to the ILP optimum.
-COMPILE_DEFAULTS = MappingProxyType({"eta": True, "penalty": "sufficient", "slack": "paired"})
+# The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with the
+# "sufficient" penalties a sampler's ground state decodes to the ILP optimum where η is kept (Or,
+# And), to a valid rule where "auto" drops it (AtLeast, AtMost, Choose).
+COMPILE_DEFAULTS = MappingProxyType({"eta": "auto", "penalty": "sufficient", "slack": "paired"})
 # The decoding's options and defaults: polish the best repaired rule (`QuboProblem.decode_stages`).
 DECODE_DEFAULTS = MappingProxyType({"polish": True})
 # The compilation the named heuristic samplers start from: no η, the calibrated penalties (docs/formulations.md,

@@ -140,7 +140,7 @@ def qubo_sidecar(qubo, file, format: str, names, feature_names=None) -> dict:
             "problem": _problem_record(qubo.problem, feature_names),
             "qubo": {"eta": qubo.eta, "slack": qubo.slack, "penalty": penalty,
                      "penalties": {"soft": qubo.penalties.soft, "hard": qubo.penalties.hard},
-                     "num_interactions": qubo.bqm.num_interactions},
+                     "num_interactions": qubo.bqm.num_interactions, "schedule": qubo.schedule},
             "fingerprint": _qubo_fingerprint(qubo)}
 
 
@@ -184,6 +184,22 @@ def _kept_features(kept, m: int) -> np.ndarray:
             and all(a < b for a, b in zip(kept, kept[1:]))):
         raise ValueError(f"problem.features must be {m} increasing column indices, got {kept!r:.80}")
     return np.array(kept)
+
+
+def _check_schedule(schedule) -> None:
+    """A sidecar's recommended sampler schedule (`QuboProblem.schedule`), only reported: its keys and
+    types, names on one printable line, or an error naming it."""
+    keys = {"sampler", "num_reads", "num_sweeps", "beta_schedule_type", "beta_range"}
+    ok = (isinstance(schedule, dict) and set(schedule) == keys
+          and all(isinstance(schedule[key], str) and schedule[key].isprintable() and len(schedule[key]) <= 200
+                  for key in ("sampler", "beta_schedule_type"))
+          and all(isinstance(schedule[key], int) and not isinstance(schedule[key], bool) and schedule[key] > 0
+                  for key in ("num_reads", "num_sweeps"))
+          and isinstance(schedule["beta_range"], list) and len(schedule["beta_range"]) == 2)
+    if not ok:
+        raise ValueError(f"qubo.schedule must be an object with the keys {', '.join(sorted(keys))} (names, counts "
+                         f"> 0 and two betas), got {json.dumps(schedule)[:80]}")
+    finite(schedule["beta_range"], "qubo.schedule.beta_range")
 
 
 def _check_keys(record, keys, what: str) -> None:
@@ -230,6 +246,8 @@ def rebuild(sidecar: dict):
     else:
         options = sidecar["qubo"]
         _check_keys(options, ("eta", "slack", "penalties"), "qubo")
+        if "schedule" in options:  # written since the schedule was recommended
+            _check_schedule(options["schedule"])
         qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalties"], slack=options["slack"])
         labels, fingerprint = qubo.labels, _qubo_fingerprint(qubo)
     if [str(label) for label in labels] != sidecar["labels"]:

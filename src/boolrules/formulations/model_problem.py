@@ -46,9 +46,10 @@ class ModelProblem:
         """The model as matrices with its row and column blocks (`standard_form.compile_standard_form`)."""
         return compile_standard_form(self)
 
-    def to_qubo(self, eta: bool = True, penalty="sufficient", slack: str = "paired"):
+    def to_qubo(self, eta="auto", penalty="sufficient", slack: str = "paired"):
         """Compile to a `QuboProblem` (docs/formulations.md, "ILP → QUBO"); `eta=False` drops the error
-        variables and keeps sample rows as soft penalties."""
+        variables and keeps sample rows as soft penalties, "auto" drops them for AtLeast, AtMost
+        and Choose only (where that anneals better)."""
         from .qubo_problem import compile_qubo
 
         return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)

@@ -14,7 +14,7 @@ import dimod
 import numpy as np
 
 from ..rules import Rule
-from ..validation import check_bool, check_number
+from ..validation import check_number
 from .chain import Chain
 from .depth_two_problem import check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
@@ -22,8 +22,8 @@ from .reductions import BinaryExpansion, FixToZero
 from .standard_form import ToStandardForm
 
 __all__ = [
-    "QuboProblem", "PENALTY_MODES", "CALIBRATED", "calibrated_penalties", "check_compile_option", "check_penalty",
-    "compile_qubo", "qubo_chain", "Stage", "Decoding", "STAGES",
+    "QuboProblem", "PENALTY_MODES", "CALIBRATED", "SCHEDULE", "calibrated_penalties", "check_compile_option",
+    "check_penalty", "compile_qubo", "qubo_chain", "resolve_eta", "Stage", "Decoding", "STAGES",
 ]
 
 PENALTY_MODES = ("sufficient", "calibrated", "tuned")
@@ -40,6 +40,11 @@ TUNING_DOUBLINGS = 6
 # objective over the HiGHS optimum; benchmarks/results/qubo_compile_and_sampler_quality.md).
 # Read-only: other weights are passed explicitly as `penalty={"soft": .., "hard": ..}`.
 CALIBRATED = MappingProxyType({True: Penalties(soft=1.01, hard=1.0), False: Penalties(soft=1.0, hard=0.5)})
+# The sampler schedule every exported QUBO's sidecar recommends: dwave-samplers' own default
+# (geometric beta, 1000 sweeps) at 100 reads. No schedule of this budget did better in the study
+# (benchmarks/studies/qubo-quality.md: linear, colder or hotter ends, an objective-scaled range).
+SCHEDULE = MappingProxyType({"sampler": "dwave.samplers.SimulatedAnnealingSampler", "num_reads": 100,
+                             "num_sweeps": 1000, "beta_schedule_type": "geometric"})
 
 
 # The stages of decoding a sampler's answer, in order (`QuboProblem.decode_stages`).
@@ -103,6 +108,15 @@ def check_penalty(penalty):
     return penalty
 
 
+def resolve_eta(eta, problem) -> bool:
+    """`eta` as compiled for `problem`: "auto" keeps η unless the operator is parameterized
+    (AtLeast, AtMost, Choose), where sample rows without η anneal far better (benchmarks/studies/
+    qubo-quality.md: raw gap +42% against +124% median); Or and And keep it (exact, +0%)."""
+    if eta == "auto":
+        return not getattr(problem, "parameterized", False)
+    return eta
+
+
 def qubo_chain(eta: bool = True, slack: str = "paired") -> Chain:
     """The QUBO compile chain: standard form, [η fixed to 0 unless `eta`], binary expansion of the
     integers, penalty QUBO with `slack`'s side per row."""
@@ -114,7 +128,11 @@ def check_compile_option(name: str, value):
     """One of `compile_qubo`'s options (`eta`, `penalty`, `slack`) checked, as given to
     `compile_qubo`, a sampler backend or a config file; an error names the option."""
     if name == "eta":
-        return check_bool(value, "eta")
+        if isinstance(value, str) and value == "auto":
+            return value
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"eta must be true, false or \"auto\", got {value!r}")
+        return bool(value)
     if name == "penalty":
         check_penalty(value)
         return value
@@ -125,12 +143,13 @@ def check_compile_option(name: str, value):
     raise ValueError(f"unknown compile option {name!r}; options: eta, penalty, slack")
 
 
-def compile_qubo(problem, *, eta: bool = True, penalty="sufficient", slack: str = "paired") -> QuboProblem:
+def compile_qubo(problem, *, eta="auto", penalty="sufficient", slack: str = "paired") -> QuboProblem:
     """Run the QUBO chain on `problem` (depth-one or depth-two; `qubo_chain`) and weight the
-    penalties (`QuboProblem`)."""
+    penalties (`QuboProblem`). `eta`: True, False or "auto" (`resolve_eta`)."""
     check_rule_problem(problem)
     options = (("eta", eta), ("penalty", penalty), ("slack", slack))
     eta, penalty, slack = (check_compile_option(name, value) for name, value in options)
+    eta = resolve_eta(eta, problem)
     chain = qubo_chain(eta, slack)
     form, inverses = chain.apply(problem)
     return QuboProblem(problem, chain, inverses, form, eta=eta, penalty=penalty, slack=slack)
@@ -251,6 +270,15 @@ class QuboProblem:
         return (f"QuboProblem({self.problem.label}, {self.num_variables} variables: {blocks}; "
                 f"{'with' if self.eta else 'without'} η, penalties soft {self.penalties.soft:.4g} / "
                 f"hard {self.penalties.hard:.4g})")
+
+    @property
+    def schedule(self) -> dict:
+        """The recommended sampler schedule (`SCHEDULE`) with the beta range dwave-samplers derives
+        from this QUBO, so that another annealer can follow the same one."""
+        from dwave.samplers.sa.sampler import default_beta_range
+
+        hot, cold = default_beta_range(self.bqm)
+        return {**SCHEDULE, "beta_range": [float(hot), float(cold)]}
 
     @property
     def compilation(self) -> str:
