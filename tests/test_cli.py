@@ -17,6 +17,7 @@ from ommx.artifact import Artifact
 
 from boolrules import cli, load_dataset
 from boolrules.backends import Result
+from boolrules.backends.hardware import best_mode
 from boolrules.backends.ilp import IlpBackend
 from boolrules.cli import main
 from boolrules.datasets import DATASETS
@@ -447,8 +448,34 @@ def test_inspect_reports_the_qubo_against_each_backends_limit(capsys):
     assert "  exact:     fits: max_variables 25" in out and "  qaoa:      fits: max_qubits 20" in out
     assert "  dwave-qpu: fits: qubits 5640, couplers 40484 of Advantage, Pegasus P16" in out
     assert "--embed pegasus or zephyr" in out
+    assert "(--modes compares the compile modes for a QPU" in out and "modes" not in hardware
     big = run_json(capsys, ["inspect", "--operator", "Or", "--max-samples", "30", "--no-eta"])["hardware"]
     assert [limit["fits"] for limit in big["limits"][:2]] == [False, False]  # 30 rows x 300 features
+
+
+def test_inspect_says_what_a_qpu_leaves_to_the_objective_and_which_mode_suits_it(capsys):
+    """inspect reports the QPU scaling of the QUBO it compiled and compares the compile modes, each
+    as compiling it in Python gives, naming the one `best_mode` picks."""
+    argv = ["inspect", "--dataset", "credit_risk", "--operator", "AtLeast", "--max-num-literals", "3",
+            "--max-samples", "40", "--modes"]
+    result = run_json(capsys, argv)
+    hardware = result["hardware"]
+    assert hardware["precision"]["soft_share"] > 0 and hardware["precision"]["scale"] > 0
+    modes = hardware["modes"]
+    assert [(mode["eta"], mode["slack"]) for mode in modes] == [(True, "paired"), (False, "paired"), (True, "minimal"),
+                                                                 (False, "minimal")]
+    default = modes[1]  # AtLeast compiles without η by default
+    assert (default["variables"], default["interactions"]) == (result["qubo"]["num_variables"],
+                                                               result["qubo"]["num_interactions"])
+    assert default["soft_share"] == pytest.approx(hardware["precision"]["soft_share"])
+    assert hardware["best_mode"] == best_mode(modes)
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert (f"  QPU scale: divided by {hardware['precision']['scale']:.4g} to fit h in ±4 and J in ±1, the objective "
+            f"and sample rows keep {100 * default['soft_share']:.3g}% of the range") in out
+    assert out.count("             no   minimal ") == 1 and "  modes:     η    slack    variables" in out
+    best = hardware["best_mode"]
+    assert f"  for a QPU: {'--eta' if best['eta'] else '--no-eta'} --slack {best['slack']} (" in out
 
 
 def test_inspect_embed_searches_an_embedding_with_the_seed(capsys):

@@ -50,6 +50,7 @@ def _load_library() -> None:
     """Import what the commands use into this module (seconds), once the command line is parsed."""
     global np, Backend, backend_names, unseeded, backend_from_spec, load_backend, problem_caps
     global QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report, MAX_SEED
+    global QPU_H_RANGE, QPU_J_RANGE, SOFT_SHARE_FLOOR, best_mode, mode_report, precision_report
     global DATASETS, Dataset, load_csv, load_dataset, DepthOneClassifier
     global PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path, DepthOneProblem, depth_one, depth_two
     global FEATURE_SCORES, select_features, PENALTY_MODES, POLICIES, METRICS, balanced_sample_weight
@@ -60,7 +61,8 @@ def _load_library() -> None:
     from .backends import Backend, backend_names
     from .backends.base import unseeded
     from .backends.config import backend_from_spec, load_backend, problem_caps
-    from .backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
+    from .backends.hardware import (QPU_EMBEDDING_TIMEOUT, QPU_H_RANGE, QPU_J_RANGE, QPU_TOPOLOGIES, SOFT_SHARE_FLOOR,
+                                    best_mode, embedding_report, hardware_report, mode_report, precision_report)
     from .backends.sampler import MAX_SEED
     from .datasets import DATASETS, Dataset, load_csv, load_dataset
     from .depth_one_classifier import DepthOneClassifier
@@ -473,7 +475,7 @@ def _depth_two_problem(args, data: Dataset):
 def _inspect(args) -> int:
     if args.shape and args.max_features is not None:
         raise UsageError("--max-features applies to depth-one problems, not to --shape")
-    with _Steps(args, 4 if args.embed else 3) as step:
+    with _Steps(args, 3 + bool(args.embed) + bool(args.modes)) as step:
         step("loading data")
         data = _load_data(args)
         step("building the model")
@@ -482,6 +484,11 @@ def _inspect(args) -> int:
         step("compiling the QUBO")
         compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
         qubo, hardware = compiled.summary(), hardware_report(compiled.bqm)
+        hardware["precision"] = precision_report(compiled)
+        if args.modes:
+            step("comparing compile modes")
+            modes = mode_report(problem, args.penalty)
+            hardware["modes"], hardware["best_mode"] = modes, best_mode(modes)
         if args.embed:
             step(f"embedding the QUBO into a {args.embed} graph")
             hardware["embedding"] = embedding_report(compiled.bqm, args.embed, args.seed, args.embed_timeout)
@@ -518,12 +525,27 @@ def _inspect(args) -> int:
 def _hardware_lines(hardware: dict, eta: bool) -> list[str]:
     """The QUBO's size and density against each backend's limit, and the embedding found if asked
     (or how to shrink the QUBO: with `eta`, --no-eta too)."""
+    precision = hardware["precision"]
     lines = [f"hardware:    {hardware['variables']} variables, {hardware['interactions']} interactions, "
-             f"density {100 * hardware['density']:.3g}%"]
+             f"density {100 * hardware['density']:.3g}%",
+             f"  QPU scale: divided by {precision['scale']:.4g} to fit h in ±{QPU_H_RANGE:g} and J in "
+             f"±{QPU_J_RANGE:g}, the objective and sample rows keep {100 * precision['soft_share']:.3g}% of the range"]
     for limit in hardware["limits"]:
         verdict = "fits" if limit["fits"] else "too large"
         system = f", couplers {limit['couplers']} of {limit['system']}" if "system" in limit else ""
         lines.append(f"  {limit['backend'] + ':':<11}{verdict}: {limit['limit']} {limit['value']}{system}")
+    modes = hardware.get("modes")
+    if modes is None:
+        lines.append("  (--modes compares the compile modes for a QPU: size, dynamic range, soft share)")
+    else:
+        lines.append("  modes:     η    slack    variables interactions dynamic range soft share  QPU size")
+        lines += [f"             {'yes' if mode['eta'] else 'no':<4} {mode['slack']:<8} {mode['variables']:>9} "
+                  f"{mode['interactions']:>12} {mode['dynamic_range']:>13.4g} {100 * mode['soft_share']:>9.3g}%  "
+                  f"{'fits' if mode['fits_qpu'] else 'too large'}" for mode in modes]
+        best = hardware["best_mode"]
+        lines.append(f"  for a QPU: {'--eta' if best['eta'] else '--no-eta'} --slack {best['slack']} (within a QPU's "
+                     f"qubits and couplers first, then a soft share of {100 * SOFT_SHARE_FLOOR:g}% or more, then the "
+                     "fewest variables)")
     embedding = hardware.get("embedding")
     if embedding is None:
         lines.append(f"  (a QPU also needs a minor embedding: --embed {' or '.join(QPU_TOPOLOGIES)} searches one)")
@@ -908,6 +930,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "(minorminer, seeded with --seed)")
     group.add_argument("--embed-timeout", type=_bounded(float, 0), default=_QPU_EMBEDDING_TIMEOUT, metavar="S",
                        help="seconds the embedding search may take (default: %(default)s, as the dwave-qpu backend)")
+    group.add_argument("--modes", action="store_true",
+                       help="also compile the QUBO with and without η, paired and minimal slack, and compare their "
+                            "size, dynamic range and the share of a QPU's range the objective keeps; name the one that "
+                            "suits a QPU best")
     inspect.set_defaults(func=_inspect)
 
     export = sub.add_parser("export", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,

@@ -4,22 +4,41 @@ import functools
 import itertools
 
 import dimod
+import numpy as np
 import pytest
 
 from boolrules.backends import get_backend
+from boolrules.backends.dwave import MockQpu
 from boolrules.backends.hardware import (
+    COMPARED_MODES,
     EXACT_MAX_VARIABLES,
     QAOA_MAX_QUBITS,
     QPU_EMBEDDING_TIMEOUT,
+    QPU_H_RANGE,
+    QPU_J_RANGE,
     QPU_TOPOLOGIES,
+    SOFT_SHARE_FLOOR,
+    best_mode,
     embedding_report,
     hardware_report,
+    mode_report,
+    precision_report,
 )
+from boolrules import load_dataset
+from boolrules.sampling import subsample_rows
 from boolrules.formulations import depth_one
 from boolrules.rules import Literal, Or
 
 from ..errors import assert_raises_clearly
 from ..planted import planted
+
+
+@pytest.fixture(scope="module")
+def credit_rows():
+    """80 stratified rows of Credit Risk."""
+    data = load_dataset("credit_risk")
+    rows = subsample_rows(len(data.y), 80, 0, labels=data.y)
+    return data.X[rows], data.y[rows]
 
 
 def complete(n: int) -> dimod.BinaryQuadraticModel:
@@ -45,6 +64,67 @@ def test_report_counts_density_and_what_fits(atleast_qubo):
     assert hardware_report(complete(21))["limits"][1]["fits"] is False  # 21 qubits > 20
     assert hardware_report(complete(20))["limits"][1]["fits"] is True
     assert hardware_report(complete(4))["density"] == 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("topology", list(QPU_TOPOLOGIES))
+def test_the_qpu_ranges_are_the_mock_qpus(topology):
+    properties = MockQpu(topology).properties
+    assert properties["h_range"] == [-QPU_H_RANGE, QPU_H_RANGE] and properties["j_range"] == [-QPU_J_RANGE, QPU_J_RANGE]
+
+
+@pytest.mark.parametrize("eta", [True, False])
+def test_the_soft_part_is_what_the_hard_weight_does_not_change(atleast_problem, eta):
+    """`soft_bqm` is the QUBO without its hard rows: over random states, the energy the hard rows add
+    is proportional to the hard weight."""
+    qubo = atleast_problem.to_qubo(eta=eta)
+    doubled = qubo.with_penalties({"soft": qubo.penalties.soft, "hard": 2 * qubo.penalties.hard})
+    states = (np.random.default_rng(0).integers(0, 2, (200, qubo.num_variables)), qubo.labels)
+    soft = qubo.soft_bqm().energies(states)
+    hard = qubo.bqm.energies(states) - soft
+    assert np.ptp(hard) > 0
+    np.testing.assert_allclose(doubled.bqm.energies(states) - doubled.soft_bqm().energies(states), 2 * hard,
+                               rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(doubled.soft_bqm().energies(states), soft, rtol=1e-9, atol=1e-9)
+
+
+def test_precision_is_what_a_qpus_auto_scale_leaves(atleast_problem):
+    """Divided by `scale`, the Ising problem fills the QPU's h or J range exactly; the soft part's
+    largest term is then `soft_share` of its range."""
+    qubo = atleast_problem.to_qubo()
+    report = precision_report(qubo)
+    h, (_, _, J), _ = qubo.bqm.spin.to_numpy_vectors()
+    h, J = h / report["scale"], J / report["scale"]
+    assert np.abs(h).max() <= QPU_H_RANGE + 1e-9 and np.abs(J).max() <= QPU_J_RANGE + 1e-9
+    assert max(np.abs(h).max() / QPU_H_RANGE, np.abs(J).max() / QPU_J_RANGE) == pytest.approx(1.0)
+    sh, (_, _, sJ), _ = qubo.soft_bqm().spin.to_numpy_vectors()
+    largest = max(np.abs(sh).max() / QPU_H_RANGE, np.abs(sJ).max() / QPU_J_RANGE)
+    assert report["soft_share"] == pytest.approx(largest / report["scale"]) and 0 < report["soft_share"] <= 1
+
+
+def test_modes_compared_on_real_data(credit_rows):
+    """The minimal-bound QUBO without η squeezes the objective into a few percent of a QPU's range
+    (its sufficient hard weight is above the largest possible soft energy); the paired modes keep
+    most of it, and the advice is the smallest of those that fit a QPU."""
+    problem = depth_one(*credit_rows, "AtLeast", max_num_literals=3)
+    rows = {(row["eta"], row["slack"]): row for row in mode_report(problem, "sufficient")}
+    assert list(rows) == list(COMPARED_MODES)
+    for (eta, slack), row in rows.items():
+        qubo = problem.to_qubo(eta=eta, slack=slack)
+        assert (row["variables"], row["interactions"]) == (qubo.num_variables, qubo.bqm.num_interactions)
+    assert rows[(False, "minimal")]["soft_share"] < SOFT_SHARE_FLOOR
+    assert rows[(True, "paired")]["soft_share"] > SOFT_SHARE_FLOOR and rows[(False, "paired")]["soft_share"] > SOFT_SHARE_FLOOR
+    assert best_mode(list(rows.values())) is rows[(False, "paired")]
+
+
+def test_best_mode_order():
+    base = {"eta": True, "slack": "paired", "fits_qpu": True, "soft_share": 0.5, "variables": 100}
+    small_squeezed = {**base, "variables": 50, "soft_share": 0.05}
+    too_large = {**base, "fits_qpu": False, "variables": 10, "soft_share": 0.9}
+    smaller = {**base, "variables": 90, "soft_share": 0.2}
+    assert best_mode([base, small_squeezed, too_large]) is base  # fits, and keeps a tenth of the range
+    assert best_mode([base, smaller, too_large]) is smaller  # then the fewest variables
+    assert best_mode([too_large, {**too_large, "soft_share": 0.95}])["soft_share"] == 0.95
 
 
 def test_a_qpu_needs_a_coupler_per_interaction():

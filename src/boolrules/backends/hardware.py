@@ -1,17 +1,20 @@
 """What a QUBO asks of the hardware: its size and density against the limit of each size-limited
-backend (exact enumeration, QAOA qubits, the qubits of a D-Wave QPU), and, when asked, whether
-minorminer finds a minor embedding into a QPU's graph (`boolrules inspect --embed pegasus`)."""
+backend (exact enumeration, QAOA qubits, the qubits of a D-Wave QPU), what a QPU's h/J scaling
+leaves to its objective, which compile mode fits better, and, when asked, whether minorminer finds
+a minor embedding into a QPU's graph (`boolrules inspect --embed pegasus`)."""
 
 from __future__ import annotations
 
 import time
 
 import dimod
+import numpy as np
 
 from ..validation import check_integer, check_number
 
-__all__ = ["EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "SHRINK",
-           "embedding_report", "hardware_report"]
+__all__ = ["EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "QPU_H_RANGE",
+           "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "embedding_report", "hardware_report", "mode_report",
+           "precision_report"]
 
 # How to make a problem smaller, for the errors of the size-limited backends.
 SHRINK = ("fewer samples and fewer features: max_samples and max_features (DepthOneClassifier, depth_one; "
@@ -33,6 +36,15 @@ QPU_TOPOLOGIES = {
     "pegasus": ([16], 5640, 40484, "Advantage, Pegasus P16"),
     "zephyr": ([12, 4], 4800, 45864, "Advantage2, Zephyr Z12"),
 }
+# The largest |h| and |J| a QPU takes (its properties' h_range and j_range, those of Ocean's mock QPU
+# of either topology): its auto-scaling divides the Ising problem until both fit.
+QPU_H_RANGE = 4.0
+QPU_J_RANGE = 1.0
+# The compile modes `mode_report` compares: (eta, slack), with the QUBO's own penalty mode.
+COMPARED_MODES = ((True, "paired"), (False, "paired"), (True, "minimal"), (False, "minimal"))
+# The least share of a QPU's coefficient range that `best_mode` wants the objective to keep after
+# auto-scaling: below a tenth, one sample's cost nears the few-percent analog precision of a QPU.
+SOFT_SHARE_FLOOR = 0.1
 
 
 def hardware_report(bqm: dimod.BinaryQuadraticModel) -> dict:
@@ -49,6 +61,46 @@ def hardware_report(bqm: dimod.BinaryQuadraticModel) -> dict:
     for limit in limits:
         limit["fits"] = n <= limit["value"] and k <= limit.get("couplers", k)
     return {"variables": n, "interactions": k, "density": k / (n * (n - 1) / 2) if n > 1 else 0.0, "limits": limits}
+
+
+def precision_report(qubo) -> dict:
+    """What a QPU's auto-scaling leaves to the objective: the Ising form of the QUBO is divided by
+    `scale`, the factor that fits its h into ±`QPU_H_RANGE` and its J into ±`QPU_J_RANGE`; then its
+    soft part (objective and sample rows, `QuboProblem.soft_bqm`) reaches `soft_share` of the range
+    at most. The rest belongs to the hard rows: a small share leaves the rules' differences to the
+    QPU's analog precision."""
+    def shares(bqm):
+        # Ising form of the BINARY model (x = (1 + s) / 2): J = Q / 4, h = q / 2 + the row and column sums of Q / 4
+        q, (row, col, Q), _ = bqm.to_numpy_vectors()
+        h = q / 2 + (np.bincount(row, Q, len(q)) + np.bincount(col, Q, len(q))) / 4
+        return np.concatenate([np.abs(h) / QPU_H_RANGE, np.abs(Q / 4) / QPU_J_RANGE])
+
+    scale = float(shares(qubo.bqm).max(initial=0.0))
+    soft = float(shares(qubo.soft_bqm()).max(initial=0.0))
+    return {"scale": scale, "soft_share": soft / scale if scale else 0.0}
+
+
+def mode_report(problem, penalty) -> list[dict]:
+    """Each of `COMPARED_MODES` compiled for `problem` with `penalty`: its size, dynamic range, QPU
+    fit (`hardware_report`) and soft share after the QPU's scaling (`precision_report`), so that
+    `inspect` can say which mode suits a QPU best (`best_mode`)."""
+    rows = []
+    for eta, slack in COMPARED_MODES:
+        qubo = problem.to_qubo(eta=eta, penalty=penalty, slack=slack)
+        limits = hardware_report(qubo.bqm)["limits"]
+        rows.append({"eta": eta, "slack": slack, "variables": qubo.num_variables,
+                     "interactions": qubo.bqm.num_interactions, "dynamic_range": qubo.summary()["dynamic_range"],
+                     "fits_qpu": any(limit["fits"] for limit in limits if limit["backend"] == "dwave-qpu"),
+                     **precision_report(qubo)})
+    return rows
+
+
+def best_mode(rows: list[dict]) -> dict:
+    """The mode of `mode_report` a QPU suits best: within a QPU's qubits and couplers if any is,
+    then with a soft share of at least `SOFT_SHARE_FLOOR`, then the fewest variables (the smallest
+    embedding), then the largest soft share."""
+    return max(rows, key=lambda row: (row["fits_qpu"], row["soft_share"] >= SOFT_SHARE_FLOOR, -row["variables"],
+                                      row["soft_share"]))
 
 
 def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int = 0,

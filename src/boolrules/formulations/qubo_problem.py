@@ -271,6 +271,11 @@ class QuboProblem:
                 f"{'with' if self.eta else 'without'} η, penalties soft {self.penalties.soft:.4g} / "
                 f"hard {self.penalties.hard:.4g})")
 
+    def soft_bqm(self) -> dimod.BinaryQuadraticModel:
+        """The objective and sample-row terms of `bqm` (its hard rows weighted 0): what a sampler
+        must resolve to tell rules apart."""
+        return self.form.bqm(Penalties(self.penalties.soft, 0.0))
+
     @property
     def schedule(self) -> dict:
         """The recommended sampler schedule (`SCHEDULE`) with the beta range dwave-samplers derives
