@@ -39,7 +39,7 @@ def test_qubo_table_sets_the_compilation(tmp_path):
                            '[qubo.penalty]\nsoft = 0.5\nhard = 3\n')
     backend = load_backend(path)
     options = backend.options()
-    assert (options["shots"], options["eta"], options["slack"]) == (64, True, "minimal")
+    assert (options["shots"], options["eta"], options["slack"]) == (64, True, "paired")  # the preset's default
     assert options["penalty"] == {"soft": 0.5, "hard": 3}
 
 

@@ -104,17 +104,19 @@ def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
     with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
                                          r"qubits; shrink the problem \(fewer samples and fewer features: "
                                          r"max_samples and max_features .*--max-features"):
-        get_backend("dwave-qpu", sampler=mock_qpu(2), eta=True).solve(problem)
+        get_backend("dwave-qpu", sampler=mock_qpu(2), eta=True, slack="minimal").solve(problem)
 
 
 def test_a_qubo_too_dense_to_embed_is_an_error_result():
     problem = planted(30, 8, "AtLeast")
     qpu = mock_qpu(3)
-    bqm = problem.to_qubo(eta=False, penalty="calibrated", slack="minimal").bqm  # as dwave-qpu compiles it
+    compile_options = {"eta": False, "penalty": "calibrated", "slack": "minimal"}
+    bqm = problem.to_qubo(**compile_options).bqm  # as dwave-qpu compiles it with these options
     assert bqm.num_variables < 128  # fewer variables than qubits: minorminer must give up, not the size check
     assert bqm.num_interactions > len(qpu.edgelist)  # more interactions than couplers: no embedding exists
     qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
-    result = get_backend("dwave-qpu", sampler=qpu, eta=False, embedding_parameters={"timeout": 1}).solve(problem)
+    result = get_backend("dwave-qpu", sampler=qpu, **compile_options,
+                         embedding_parameters={"timeout": 1}).solve(problem)
     assert result.status == "error" and result.rule is None
     assert result.message.startswith("backend 'dwave-qpu': sampling failed (ValueError: minorminer found no "
                                      "embedding") and "search limited to 1 s" in result.message

@@ -20,7 +20,8 @@ def bqm():
 
 @pytest.fixture(scope="module")
 def problem():
-    """6 samples x 2 features, at most 1 literal: a 5-qubit QUBO without η."""
+    """6 samples x 2 features, at most 1 literal: a 4-qubit QUBO (paired: error and product rows, no
+    slack; 5 qubits in the minimal-bound mode without η)."""
     X = np.random.default_rng(0).integers(0, 2, (6, 2), dtype=np.uint8)
     return depth_one(X, np.array([0, 1, 1, 0, 1, 0], np.uint8), "Or", max_num_literals=1)
 
@@ -85,21 +86,22 @@ def test_sampler_falls_back_to_the_statevector_sampler(monkeypatch):
 def test_backend_solves_a_small_problem(problem):
     backend = get_backend("qaoa", seed=0)
     assert backend.preset is QAOA_PRESET and isinstance(backend.sampler, QAOASampler)
-    assert backend.options()["eta"] is False
+    assert backend.options()["eta"] == "auto"  # the compiler's default
     result = backend.solve(problem, maxiter=10)
     assert result.ok and result.backend == "qaoa" and result.status == "feasible"
     assert result.objective == pytest.approx(problem.objective(result.rule))
-    assert result.objective == pytest.approx(get_backend("highs").solve(problem).objective)  # 5 qubits: all states seen
+    assert result.objective == pytest.approx(get_backend("highs").solve(problem).objective)  # 4 qubits: all states seen
     assert isinstance(result.raw, dimod.SampleSet)
 
 
 def test_oversized_qubo_is_refused_with_advice():
     X = np.random.default_rng(0).integers(0, 2, (12, 4), dtype=np.uint8)
     problem = depth_one(X, np.array([0, 1] * 6, np.uint8), "Or", max_num_literals=2)
-    qubits = problem.to_qubo(eta=True, penalty="calibrated", slack="minimal").num_variables  # as qaoa compiles
+    options = {"eta": True, "penalty": "calibrated", "slack": "minimal"}
+    qubits = problem.to_qubo(**options).num_variables  # as qaoa compiles it with these options
     with pytest.raises(ValueError, match=rf"needs {qubits} qubits, more than max_qubits=20.*max_samples.*"
                                          r"features.*max_num_literals.*eta=False"):
-        get_backend("qaoa", eta=True).solve(problem)
+        get_backend("qaoa", **options).solve(problem)
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from ..errors import assert_raises_clearly
 from ..fakes import FakeHybrid, Slow
 from ..formulations.tiny import tiny
 
-HEURISTIC = {"eta": False, "penalty": "calibrated", "slack": "minimal"}
+CALIBRATED_MINIMAL = {"eta": False, "penalty": "calibrated", "slack": "minimal"}  # the presets' until issue 23
 
 
 def write(tmp_path, text: str):
@@ -49,7 +49,7 @@ def test_dimods_exact_solver_finds_the_ilp_optimum(operator, seed):
 
 def test_a_sampler_instance_samples_as_its_preset_does(or_problem):
     """The sa preset is dwave-samplers' annealer with defaults: the same seed, the same samples."""
-    options = {"num_reads": 20, "num_sweeps": 300, "seed": 5, **HEURISTIC}
+    options = {"num_reads": 20, "num_sweeps": 300, "seed": 5, **CALIBRATED_MINIMAL}
     plain = get_backend(SimulatedAnnealingSampler(), **options).solve(or_problem)
     preset = get_backend("sa", **options).solve(or_problem)
     np.testing.assert_array_equal(plain.raw.record.sample, preset.raw.record.sample)
@@ -117,7 +117,7 @@ def test_a_config_naming_dimods_exact_solver_finds_the_ilp_optimum(tmp_path):
 
 def test_a_config_naming_dwave_samplers_annealer_samples_as_sa_does(tmp_path, or_problem):
     path = write(tmp_path, '[backend]\nsampler = "dwave.samplers:SimulatedAnnealingSampler"\nnum_reads = 20\n'
-                           'num_sweeps = 300\nseed = 5\n[qubo]\neta = false\npenalty = "calibrated"\nslack = "minimal"\n')
+                           'num_sweeps = 300\nseed = 5\n')  # the compiler's default, as the preset's
     check_backend_spec(path)
     result = load_backend(path).solve(or_problem)
     preset = get_backend("sa", num_reads=20, num_sweeps=300, seed=5).solve(or_problem)

@@ -43,7 +43,7 @@ def test_a_samplers_result_reports_each_stage_with_its_objective(problem):
     assert result.rule == result.stages["polished"].rule and result.objective == result.stages["polished"].objective
     for stage in result.stages.values():
         assert stage.rule is None or stage.objective == pytest.approx(problem.objective(stage.rule))
-    qubo = problem.to_qubo(eta=False, penalty="calibrated", slack="minimal")  # the sa preset's compilation
+    qubo = problem.to_qubo()  # the sa preset's compilation: the compiler's default
     assert result.stages == qubo.decode_stages(result.raw).stages
     assert result.solver_objective == pytest.approx(float(qubo.energy(result.raw).min()))
     feasible = int(qubo.feasible(result.raw).sum())
@@ -141,7 +141,7 @@ def test_polish_must_be_a_bool(problem):
 @pytest.mark.parametrize("text", [
     '[backend]\nname = "sa"\nnum_reads = 5\nnum_sweeps = 10\nseed = 2\npolish = false\n',
     '[backend]\nsampler = "dwave.samplers:SimulatedAnnealingSampler"\nnum_reads = 5\nnum_sweeps = 10\nseed = 2\n'
-    'polish = false\n[qubo]\neta = false\npenalty = "calibrated"\nslack = "minimal"\n',
+    'polish = false\n',
 ], ids=["named", "sampler-class"])
 def test_polish_false_in_a_config_reaches_the_backend(tmp_path, problem, text):
     path = tmp_path / "backend.toml"
@@ -178,7 +178,7 @@ def test_the_qpus_timing_embedding_and_chain_breaks_are_kept():
     problem = depth_one(*planted(Or(Literal(0), Literal(1)), 12, 3, 0), "Or", max_num_literals=2)
     qpu = MockDWaveSampler(topology_type="pegasus", topology_shape=[4], parameter_warnings=False)
     result = get_backend("dwave-qpu", sampler=qpu, num_reads=20, eta=False, chain_strength=2).solve(problem)
-    qubo = problem.to_qubo(eta=False, penalty="calibrated", slack="minimal")  # the dwave-qpu preset's
+    qubo = problem.to_qubo(eta=False)  # as the dwave-qpu preset compiles it with eta=False
     info = result.info
     assert {"qpu_access_time", "qpu_anneal_time_per_sample", "qpu_programming_time"} <= set(info["timing"])
     embedding = result.raw.info["embedding_context"]["embedding"]

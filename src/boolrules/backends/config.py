@@ -1,7 +1,7 @@
 """Backends from TOML files: a named backend, or any importable dimod sampler.
 
 A named backend: `[backend]` holds its `name` and options, `[qubo]` how a QUBO backend compiles
-the problem (`DepthOneProblem.to_qubo`; defaults per backend, e.g. sa: no η, calibrated):
+the problem (`DepthOneProblem.to_qubo`; defaults: the compiler's, exact: with η):
 
     [backend]
     name = "sa"

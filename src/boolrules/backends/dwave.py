@@ -29,7 +29,7 @@ from ..formulations.problem import check_problem
 from ..formulations.repair import repair
 from .base import Result, Stage, cause, failed, register_backend, unknown_options
 from .hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHRINK
-from .sampler import HEURISTIC, PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
+from .sampler import PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
 
 __all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "MockQpu", "QpuPreset",
            "require_token"]
@@ -186,13 +186,13 @@ def _at_least_the_minimum_time(name, model, sampler, time_limit) -> None:
 # is limited to 60 s. Its reads never go in batches (each call embeds and queues anew): it takes no time limit.
 # `mock="pegasus"` (or "zephyr") runs it offline on `MockQpu`, with a `seed`.
 DWAVE_QPU = QpuPreset(_qpu, {"num_reads": 100, "chain_strength": None, "annealing_time": None,
-                             "embedding_parameters": {"timeout": QPU_EMBEDDING_TIMEOUT}, **HEURISTIC},
+                             "embedding_parameters": {"timeout": QPU_EMBEDDING_TIMEOUT}},
                       guard=_fits_the_qpu,
                       parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"),
                       batches=False)
 # Leap's hybrid BQM solver (`LeapHybridSampler`); `time_limit` (s) defaults to the solver's minimum
 # for the QUBO's size, and one below that minimum is refused before anything is sent.
-LEAP_HYBRID = Preset(_hybrid, {"time_limit": None, **HEURISTIC},
+LEAP_HYBRID = Preset(_hybrid, {"time_limit": None},
                      guard=lambda name, qubo, sampler, options: _at_least_the_minimum_time(
                          name, qubo.bqm, sampler, options["time_limit"]),
                      parameters=("time_limit",))

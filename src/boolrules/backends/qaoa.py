@@ -20,7 +20,7 @@ from ..formats.qiskit import quadratic_program
 from ..validation import check_integer
 from .base import register_backend
 from .hardware import QAOA_MAX_QUBITS, QAOA_QUBITS_CAP, SHRINK
-from .sampler import HEURISTIC, Preset
+from .sampler import Preset
 
 __all__ = ["QAOA_PRESET", "QAOASampler", "OPTIMIZERS"]
 
@@ -95,7 +95,7 @@ def _at_most_max_qubits(name, qubo, sampler, options) -> None:
 # QAOA of depth `reps` on a simulator; the classical `optimizer` (COBYLA or NELDER_MEAD) tunes the
 # angles for `maxiter` iterations, each estimating the energy from `shots` measurements.
 QAOA_PRESET = Preset(QAOASampler, {"reps": 1, "optimizer": "COBYLA", "maxiter": 100, "shots": 1024, "seed": None,
-                                   "max_qubits": QAOA_MAX_QUBITS, **HEURISTIC},
+                                   "max_qubits": QAOA_MAX_QUBITS},
                      checks={"optimizer": _check_optimizer,
                              "max_qubits": lambda value: check_integer(value, "max_qubits", 1, QAOA_QUBITS_CAP)},
                      guard=_at_most_max_qubits)

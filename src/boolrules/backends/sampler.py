@@ -34,7 +34,7 @@ from ..validation import check_bool, check_integer, check_number
 from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
 __all__ = [
-    "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS", "HEURISTIC",
+    "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS",
     "PARAMETER_CHECKS", "COUNT_CAPS", "check_sampler_options", "sample_in_batches", "sample_interruptibly",
     "sampler_class", "sampler_info",
 ]
@@ -45,9 +45,6 @@ __all__ = [
 COMPILE_DEFAULTS = MappingProxyType({"eta": "auto", "penalty": "sufficient", "slack": "paired"})
 # The decoding's options and defaults: polish the best repaired rule (`QuboProblem.decode_stages`).
 DECODE_DEFAULTS = MappingProxyType({"polish": True})
-# The compilation the named heuristic samplers start from: no η, the calibrated penalties (docs/formulations.md,
-# "Penalty weights"), measured with the minimal-bound slack, so that slack and not the compiler's default.
-HEURISTIC = MappingProxyType({"eta": False, "penalty": "calibrated", "slack": "minimal"})
 # Longest batch of reads of a sampler that samples between-read batches without a time limit
 # (`Preset.stop_between_reads`): Ctrl-C stops its sampling within this, or one read.
 BATCH_SECONDS = 0.25

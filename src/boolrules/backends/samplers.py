@@ -13,7 +13,7 @@ from dwave.samplers import SimulatedAnnealingSampler, SteepestDescentSolver, Tab
 from ..validation import check_integer
 from .base import register_backend
 from .hardware import EXACT_MAX_VARIABLES, EXACT_VARIABLES_CAP, SHRINK
-from .sampler import HEURISTIC, Preset
+from .sampler import Preset
 
 __all__ = ["SIMULATED_ANNEALING", "TABU", "STEEPEST_DESCENT", "EXACT"]
 
@@ -35,12 +35,12 @@ def _at_most_max_variables(name, qubo, sampler, options) -> None:
 
 # `num_reads` runs of `num_sweeps` sweeps each; `beta_range` (hot, cold) overrides the automatic schedule.
 SIMULATED_ANNEALING = Preset(SimulatedAnnealingSampler,
-                             {"num_reads": 100, "num_sweeps": 1000, "seed": None, "beta_range": None, **HEURISTIC})
+                             {"num_reads": 100, "num_sweeps": 1000, "seed": None, "beta_range": None})
 # `num_reads` restarts, each stopping after `timeout` ms; they run in C, deaf to Ctrl-C, so they go in
 # short batches, and Ctrl-C stops the sampling after the batch (or the read) in progress.
-TABU = Preset(TabuSampler, {"num_reads": 10, "timeout": 100, "seed": None, **HEURISTIC}, stop_between_reads=True)
+TABU = Preset(TabuSampler, {"num_reads": 10, "timeout": 100, "seed": None}, stop_between_reads=True)
 # Greedy descent from `num_reads` random states.
-STEEPEST_DESCENT = Preset(SteepestDescentSolver, {"num_reads": 100, "seed": None, **HEURISTIC})
+STEEPEST_DESCENT = Preset(SteepestDescentSolver, {"num_reads": 100, "seed": None})
 # All 2^N states, for QUBOs of at most `max_variables` variables; the "sufficient" penalties with
 # η make the ground state the ILP optimum.
 EXACT = Preset(_exhaustive, {"max_variables": EXACT_MAX_VARIABLES, "eta": True, "penalty": "sufficient"},
