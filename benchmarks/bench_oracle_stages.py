@@ -42,6 +42,7 @@ CONFIGS = {
     "paired:eta:sufficient": {"eta": True, "penalty": "sufficient", "slack": "paired", "polish": False},
     "paired:noeta:sufficient": {"eta": False, "penalty": "sufficient", "slack": "paired", "polish": False},
     "paired:auto:sufficient": {"eta": "auto", "penalty": "sufficient", "slack": "paired", "polish": False},
+    "paired:auto:sufficient+polish": {"eta": "auto", "penalty": "sufficient", "slack": "paired", "polish": True},
 }
 
 

@@ -35,7 +35,7 @@ infeasible raw sample counts as gap "inf". Sizes per mode: variables, interactio
 range max |bias| / smallest nonzero |bias| of the file's BQM.
 
 Modes are `SLACK:ETA:PENALTY` (`MODE_ALIASES` has short names): SLACK one of the compiler's slack
-modes, ETA `eta` or `noeta`, PENALTY `sufficient`, `calibrated`, `SOFT/HARD` (explicit weights) or
+modes, ETA `eta`, `noeta` or `auto` (η for Or and And only, the default), PENALTY `sufficient`, `calibrated`, `SOFT/HARD` (explicit weights) or
 `SOFT/suff` (this soft weight, the hard weight that "sufficient" sets).
 
 Quick run (a minute):
@@ -69,9 +69,11 @@ from boolrules.sampling import subsample_rows
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 DATASETS = ["breast_cancer", "credit_risk", "customer_churn", "parkinsons"]
 SAMPLERS = ["sa", "sa-tuned", "tabu", "steepest"]
-# Today's modes (main): minimal-bound binary slack with and without eta, the two named penalties.
+# The compiler's default and the modes measured before issue 23: minimal-bound binary slack with and
+# without eta, the two named penalties.
 MODE_ALIASES = {
-    "eta-sufficient": "minimal:eta:sufficient",  # the default of export and to_qubo
+    "default": "paired:auto:sufficient",  # the default of export and to_qubo: η for Or and And only
+    "eta-sufficient": "minimal:eta:sufficient",  # the default until issue 23
     "eta-calibrated": "minimal:eta:calibrated",
     "noeta-sufficient": "minimal:noeta:sufficient",
     "noeta-calibrated": "minimal:noeta:calibrated",  # the sampler backends' default
@@ -86,8 +88,8 @@ def parse_mode(spec: str) -> dict:
         slack, eta, penalty = full.split(":")
     except ValueError:
         raise SystemExit(f"--modes: {spec!r} is not SLACK:ETA:PENALTY nor one of {', '.join(MODE_ALIASES)}") from None
-    if eta not in ("eta", "noeta"):
-        raise SystemExit(f"--modes: {spec!r}: the middle part must be eta or noeta")
+    if eta not in ("eta", "noeta", "auto"):
+        raise SystemExit(f"--modes: {spec!r}: the middle part must be eta, noeta or auto")
     soft_only = None
     if "/" in penalty:
         soft, hard = penalty.split("/")
@@ -95,7 +97,7 @@ def parse_mode(spec: str) -> dict:
             soft_only, penalty = float(soft), "sufficient"
         else:
             penalty = {"soft": float(soft), "hard": float(hard)}
-    return {"slack": slack, "eta": eta == "eta", "penalty": penalty, "soft": soft_only}
+    return {"slack": slack, "eta": "auto" if eta == "auto" else eta == "eta", "penalty": penalty, "soft": soft_only}
 
 
 def compile_mode(problem, mode: dict):

@@ -111,7 +111,7 @@ def solved(args):
     for ds in args.datasets:
         for op in args.operators:
             problem = load(ds, op)
-            yield ds, op, problem, get_backend("native").solve(problem).objective, problem.to_qubo(slack="minimal")
+            yield ds, op, problem, get_backend("native").solve(problem).objective, problem.to_qubo(eta=True, slack="minimal")
 
 
 def offsets(span: int, unary: bool):
