@@ -22,7 +22,30 @@ For each dataset, subproblem seed, operator (and negated root with `--negated`) 
      weight with probability 1/2, cold end rejects one that costs the smallest weight with
      probability 1 - e^-8), `--reads` x 1000 sweeps;
    - `tabu`: `dwave.samplers.TabuSampler`, `--reads` reads (its default timeout per read);
-   - `steepest`: `dwave.samplers.SteepestDescentSolver` from `--reads` random starts.
+   - `steepest`: `dwave.samplers.SteepestDescentSolver` from `--reads` random starts;
+   - `qpu-mock`: a mocked Pegasus QPU: dwave-system's `MockDWaveSampler(topology_type="pegasus",
+     topology_shape=[--pegasus-shape])` (P16 by default, the Advantage fabric: 5640 qubits, 40484
+     couplers, qubit degree 15) under `FixedEmbeddingComposite`, `--qpu-reads` reads (default 20).
+     The embedding: a clique embedding (`minorminer.busclique.find_clique_embedding`) when the BQM has
+     no more variables than the largest clique the graph holds (K180 on P16; our QUBOs are nearly
+     complete graphs over the literals, for which the clique embedding is the standard choice), else
+     `minorminer.find_embedding` under `--embed-timeout` seconds (`--embedding` forces either). The
+     chain strength is `dwave.embedding.chain_strength.uniform_torque_compensation` of the file's BQM
+     (what `EmbeddingComposite` would use); chains are unembedded by majority vote, so the samples
+     decoded are over the file's BQM variables, exactly as for the other samplers. A QUBO that cannot
+     embed is recorded as "does not embed" with the reason and its sizes (not as a crash, not dropped):
+     refused at once when a necessary condition fails (more variables than working qubits, or more
+     qubits needed than there are: a variable of degree d needs a chain of at least (d - 2)/13
+     qubits, since a chain of L qubits of degree 15 has at most 13 L + 2 couplers leaving it), else
+     when no embedding is found in time. Recorded per run: qubits used, longest chain, chain
+     strength, the share of broken chains in the lowest-energy sample, embedding seconds.
+     What the mock is NOT: it samples the embedded problem classically (steepest descent from random
+     starts, dwave-samplers' `SteepestDescentSampler`, as `MockDWaveSampler` does by default; the
+     first sample is replaced by an exact ground state only for embedded problems of at most 16
+     qubits), with no annealing dynamics, no noise, and none of the real QPU's h and J ranges,
+     auto-scaling or limited precision (integrated control errors): a large dynamic range or a strong
+     chain strength costs it nothing that it would cost a QPU. It measures what embedding (chains,
+     chain strength, majority vote) does to a local search, and which problems fit at all.
 5. Decoding without polish (`QuboProblem.decode_stages(samples, polish=False)` of the rebuilt
    problem): *raw*, the lowest-energy sample as it stands (its rule only if it is feasible: literal
    bounds, exclusive literals and k <= L hold at its bits), and *repaired*, the best sample repaired
@@ -68,7 +91,8 @@ from boolrules.sampling import subsample_rows
 
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 DATASETS = ["breast_cancer", "credit_risk", "customer_churn", "parkinsons"]
-SAMPLERS = ["sa", "sa-tuned", "tabu", "steepest"]
+SAMPLERS = ["sa", "sa-tuned", "tabu", "steepest", "qpu-mock"]
+DEFAULT_SAMPLERS = ["sa", "sa-tuned", "tabu", "steepest"]  # qpu-mock on request (--samplers qpu-mock)
 # The compiler's default and the modes measured before issue 23: minimal-bound binary slack with and
 # without eta, the two named penalties.
 MODE_ALIASES = {
@@ -142,6 +166,106 @@ def run_sampler(name: str, bqm: dimod.BinaryQuadraticModel, reads: int, seed: in
     raise SystemExit(f"unknown sampler {name!r}; samplers: {', '.join(SAMPLERS)}")
 
 
+class DoesNotEmbed(Exception):
+    """The QUBO does not embed in the mocked QPU's graph: `reason` in words, `info` the sizes."""
+
+    def __init__(self, reason: str, info: dict):
+        super().__init__(reason)
+        self.reason, self.info = reason, info
+
+
+_QPU_GRAPHS: dict = {}
+
+
+def qpu_graph(shape: int = 16):
+    """The mocked QPU's working graph (a networkx Pegasus graph P`shape`, as MockDWaveSampler
+    builds it) with its largest clique size, cached per shape."""
+    if shape not in _QPU_GRAPHS:
+        from dwave.system.testing import MockDWaveSampler
+        from minorminer import busclique
+
+        graph = MockDWaveSampler(topology_type="pegasus", topology_shape=[shape]).to_networkx_graph()
+        cache = busclique.busgraph_cache(graph)
+        _QPU_GRAPHS[shape] = (graph, len(cache.largest_clique()))
+    return _QPU_GRAPHS[shape]
+
+
+def find_qpu_embedding(bqm: dimod.BinaryQuadraticModel, shape: int, timeout: float, seed: int,
+                       method: str = "auto") -> tuple[dict, dict]:
+    """An embedding of `bqm`'s graph in the Pegasus P`shape` graph: (embedding, info), or
+    `DoesNotEmbed` with the reason and sizes. `method`: "clique" (busclique clique embedding,
+    needs variables <= the largest clique), "minorminer" (`minorminer.find_embedding` under
+    `timeout` s), "auto" (clique when it fits, else minorminer). Hopeless cases are refused before
+    any search (see the module docstring's necessary condition)."""
+    import minorminer
+    from minorminer import busclique
+
+    graph, clique = qpu_graph(shape)
+    qubits = graph.number_of_nodes()
+    qubit_degree = max(d for _, d in graph.degree())
+    degrees = np.array([bqm.degree(v) for v in bqm.variables])
+    need = int(np.maximum(1, np.ceil((degrees - 2) / (qubit_degree - 2))).sum()) if degrees.size else 0
+    info = {"variables": bqm.num_variables, "interactions": bqm.num_interactions,
+            "max_degree": int(degrees.max()) if degrees.size else 0, "qubits_needed_at_least": need,
+            "graph": f"pegasus P{shape}", "graph_qubits": qubits, "graph_couplers": graph.number_of_edges(),
+            "largest_clique": clique}
+    sizes_text = (f"{bqm.num_variables} variables, {bqm.num_interactions} interactions (max degree "
+                  f"{info['max_degree']}) on pegasus P{shape} ({qubits} qubits, largest clique K{clique})")
+    if bqm.num_variables > qubits:
+        raise DoesNotEmbed(f"more variables than qubits: {sizes_text}", info)
+    if need > qubits:
+        raise DoesNotEmbed(f"needs at least {need} qubits (chains of >= (degree-2)/{qubit_degree - 2} qubits), "
+                           f"more than the {qubits} there are: {sizes_text}", info)
+    if method == "clique" or (method == "auto" and bqm.num_variables <= clique):
+        if bqm.num_variables > clique:
+            raise DoesNotEmbed(f"more variables than the largest clique embedding: {sizes_text}", info)
+        chains = busclique.find_clique_embedding(bqm.num_variables, graph)  # chains of 0..n-1
+        if len(chains) != bqm.num_variables:
+            raise DoesNotEmbed(f"no clique embedding found: {sizes_text}", info)
+        return ({v: list(chains[i]) for i, v in enumerate(bqm.variables)},
+                {**info, "embedding_method": "clique"})
+    edges = [(u, v) for u, v, _ in bqm.iter_quadratic()]
+    found = minorminer.find_embedding(edges, list(graph.edges), timeout=timeout, random_seed=seed, threads=1)
+    if not found or len(found) < len(set(u for e in edges for u in e)):
+        raise DoesNotEmbed(f"minorminer.find_embedding found no embedding within {timeout:g} s: {sizes_text}", info)
+    embedding = {v: list(found[v]) for v in found}
+    free = [v for v in bqm.variables if v not in embedding]  # variables without interactions: any free qubit
+    used = {q for chain in embedding.values() for q in chain}
+    spare = (q for q in graph.nodes if q not in used)
+    for v in free:
+        embedding[v] = [next(spare)]
+    return embedding, {**info, "embedding_method": "minorminer"}
+
+
+def run_qpu_mock(bqm: dimod.BinaryQuadraticModel, reads: int, seed: int, shape: int = 16,
+                 timeout: float = 60.0, method: str = "auto") -> tuple[dimod.SampleSet, dict]:
+    """`bqm` on the mocked Pegasus QPU (module docstring): (the unembedded SampleSet over `bqm`'s
+    variables, the embedding's record: qubits, longest chain, chain strength, broken-chain share of
+    the lowest-energy sample, seconds). Raises `DoesNotEmbed`."""
+    from dwave.embedding.chain_strength import uniform_torque_compensation
+    from dwave.system import FixedEmbeddingComposite
+    from dwave.system.testing import MockDWaveSampler
+
+    start = time.perf_counter()
+    embedding, info = find_qpu_embedding(bqm, shape, timeout, seed, method)
+    embed_s = time.perf_counter() - start
+    strength = float(uniform_torque_compensation(bqm))
+    graph, _ = qpu_graph(shape)
+    mock = MockDWaveSampler(topology_type="pegasus", topology_shape=[shape], substitute_kwargs={"seed": seed})
+    assert len(mock.nodelist) == graph.number_of_nodes()
+    sampler = FixedEmbeddingComposite(mock, embedding=embedding)
+    samples = sampler.sample(bqm, num_reads=reads, chain_strength=strength, chain_break_fraction=True,
+                             return_embedding=True)
+    lowest = samples.first
+    chains = [len(chain) for chain in embedding.values()]
+    record = {**info, "qubits": int(sum(chains)), "longest_chain": int(max(chains)), "chain_strength": strength,
+              "chain_strength_used": float(samples.info["embedding_context"]["chain_strength"]),
+              "broken_chains_lowest": float(lowest.chain_break_fraction),
+              "broken_chains_mean": float(np.mean(samples.record.chain_break_fraction)),
+              "embed_seconds": embed_s}
+    return samples, record
+
+
 def sizes(bqm: dimod.BinaryQuadraticModel) -> dict:
     linear, (_, _, quad), _ = bqm.to_numpy_vectors()
     biases = np.abs(np.concatenate([linear, quad]))
@@ -207,9 +331,16 @@ def measure(args) -> list[dict]:
                 if (dataset, seed, problem.label, spec, sampler, problem.num_samples, problem.max_num_literals) not in done]
         if not todo:
             continue
-        start = time.perf_counter()
-        optimum, source = exact_optimum(problem, args.highs_time_limit)
-        highs_s = time.perf_counter() - start
+        exact = {}
+
+        def optimum_of(problem=problem) -> tuple[float, str, float]:
+            """The exact optimum, computed once and only when a run needs it (a QUBO that does
+            not embed needs none)."""
+            if not exact:
+                start = time.perf_counter()
+                exact["value"] = (*exact_optimum(problem, args.highs_time_limit), time.perf_counter() - start)
+            return exact["value"]
+
         total = float(problem.weights.sum())
         for spec in dict.fromkeys(spec for spec, _ in todo):
             mode = parse_mode(spec)
@@ -221,28 +352,49 @@ def measure(args) -> list[dict]:
             bqm, rebuilt = exported(qubo, folder, f"{dataset}_{seed}_{problem.label}_{spec}".replace(":", "_").replace("/", "_"))
             size = sizes(bqm)
             for sampler in [sampler for other, sampler in todo if other == spec]:
+                base = {"dataset": dataset, "seed": seed, "operator": problem.label, "mode": spec, "sampler": sampler,
+                        "rows": problem.num_samples, "max_literals": problem.max_num_literals}
                 start = time.perf_counter()
-                samples = run_sampler(sampler, bqm, args.reads, seed, problem.weights)
-                sample_s = time.perf_counter() - start
+                qpu = {}
+                if sampler == "qpu-mock":
+                    try:
+                        samples, qpu = run_qpu_mock(bqm, args.qpu_reads, seed, args.pegasus_shape,
+                                                    args.embed_timeout, args.embedding)
+                    except DoesNotEmbed as refusal:
+                        record = {**base, "embedded": False, "embed_reason": refusal.reason, **refusal.info, **size,
+                                  "embed_seconds": time.perf_counter() - start}
+                        records.append(record)
+                        if jsonl:
+                            jsonl.write(json.dumps(record) + "\n")
+                            jsonl.flush()
+                        print(f"# {dataset} s{seed} {problem.label:9s} {spec:28s} {sampler:9s} does not embed: "
+                              f"{refusal.reason} ({record['embed_seconds']:.1f}s)", flush=True)
+                        continue
+                    qpu = {"embedded": True, **qpu}
+                else:
+                    samples = run_sampler(sampler, bqm, args.reads, seed, problem.weights)
+                sample_s = time.perf_counter() - start - qpu.get("embed_seconds", 0.0)  # qpu-mock: without embedding
+                optimum, source, highs_s = optimum_of()
                 decoding = rebuilt.decode_stages(samples, polish=False)
                 raw, repaired = decoding.stages["raw"], decoding.stages["repaired"]
                 record = {
-                    "dataset": dataset, "seed": seed, "operator": problem.label, "mode": spec, "sampler": sampler,
-                    "rows": problem.num_samples, "max_literals": problem.max_num_literals, "optimum": optimum,
+                    **base, "optimum": optimum,
                     "raw": raw.objective, "repaired": repaired.objective,
                     "raw_gap": gap(raw.objective, optimum), "repaired_gap": gap(repaired.objective, optimum),
                     "raw_excess": None if raw.objective is None else (raw.objective - optimum) / total,
                     "repaired_excess": (repaired.objective - optimum) / total,
                     "feasible_share": decoding.feasible / decoding.num_samples, **size,
-                    "sampler_seconds": sample_s, "optimum_seconds": highs_s, "optimum_source": source,
+                    "sampler_seconds": sample_s, "optimum_seconds": highs_s, "optimum_source": source, **qpu,
                 }
                 records.append(record)
                 if jsonl:
                     jsonl.write(json.dumps(record) + "\n")
                     jsonl.flush()
+                chains = (f" qubits {qpu['qubits']} chain<={qpu['longest_chain']} cs {qpu['chain_strength']:.3g} "
+                          f"broken {qpu['broken_chains_lowest']:.2f}" if qpu else "")
                 print(f"# {dataset} s{seed} {problem.label:9s} {spec:28s} {sampler:9s} opt {optimum:.4g} "
                       f"raw {fmt_obj(raw.objective)} rep {repaired.objective:.4g} gap {fmt_gap(record['raw_gap'])} "
-                      f"vars {size['variables']} int {size['interactions']} dr {size['dynamic_range']:.3g} "
+                      f"vars {size['variables']} int {size['interactions']} dr {size['dynamic_range']:.3g}{chains} "
                       f"{sample_s:.1f}s", flush=True)
     if jsonl:
         jsonl.close()
@@ -285,22 +437,52 @@ def summary(records: list[dict], keys: tuple[str, ...]) -> list[str]:
     return lines
 
 
+def qpu_table(records: list[dict]) -> list[str]:
+    """Markdown rows: every qpu-mock run, embedded or not, with its embedding and its gaps."""
+    lines = ["| dataset | seed | operator | mode | variables | interactions | embeds | embedding | qubits | "
+             "longest chain | chain strength | broken chains (lowest) | raw gap | repaired gap | embed s | "
+             "sampler s | why not |",
+             "|---|---:|---|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in records:
+        if r.get("embedded", True):
+            lines.append(f"| {r['dataset']} | {r['seed']} | {r['operator']} | {r['mode']} | {r['variables']} | "
+                         f"{r['interactions']} | yes | {r['embedding_method']} | {r['qubits']} | {r['longest_chain']} | "
+                         f"{r['chain_strength']:.3g} | {r['broken_chains_lowest']:.2f} | {fmt_gap(r['raw_gap'])} | "
+                         f"{fmt_gap(r['repaired_gap'])} | {r['embed_seconds']:.1f} | {r['sampler_seconds']:.1f} |  |")
+        else:
+            lines.append(f"| {r['dataset']} | {r['seed']} | {r['operator']} | {r['mode']} | {r['variables']} | "
+                         f"{r['interactions']} | **no** | - | - | - | - | - | - | - | {r['embed_seconds']:.1f} | - | "
+                         f"{r['embed_reason']} |")
+    return lines
+
+
 def report(records: list[dict], args) -> str:
+    sampled = [r for r in records if r.get("embedded", True)]
+    qpu = [r for r in records if r["sampler"] == "qpu-mock"]
     out = ["# Raw QUBO quality against the exact optimum (`bench_qubo_quality.py`)", "",
            f"Command: `{args.command}`", "",
            f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared), Python {platform.python_version()}. "
            f"Subproblems: {args.samples} stratified rows, m' = {args.max_literals}, seeds {args.seeds}, balanced "
            f"weights, λ = 0. Samplers at {args.reads} reads; sa/sa-tuned 1000 sweeps. Decoded without polish.", "",
            "Gap = (objective − optimum)/optimum (`inf`: infeasible raw sample, or optimum 0 missed); excess in "
-           "points of total weight (balanced error). Sizes are medians over the group.", "",
-           "## By mode and sampler", "", *summary(records, ("mode", "sampler")), "",
-           "## By mode and operator (sampler `sa`, its default schedule)", "",
-           *summary([r for r in records if r["sampler"] == "sa"], ("mode", "operator")), "",
-           "## Every run", "",
-           "| dataset | seed | operator | mode | sampler | optimum | raw | repaired | raw gap | repaired gap | "
-           "feasible share | variables | interactions | dynamic range | sampler s |",
-           "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in records:
+           "points of total weight (balanced error). Sizes are medians over the group.", ""]
+    if qpu:
+        out += [f"qpu-mock: dwave-system's MockDWaveSampler on pegasus P{args.pegasus_shape}, {args.qpu_reads} reads, "
+                f"embedding `{args.embedding}` (minorminer time-out {args.embed_timeout:g} s), chain strength "
+                "uniform_torque_compensation, majority vote. The mock samples the embedded problem classically "
+                "(steepest descent from random starts): no annealing, noise, h/J ranges or precision of a real QPU. "
+                f"{sum(not r.get('embedded', True) for r in qpu)} of {len(qpu)} qpu-mock runs did not embed; the "
+                "summaries below count only the runs that were sampled.", ""]
+    out += ["## By mode and sampler", "", *summary(sampled, ("mode", "sampler")), "",
+            "## By mode and operator (sampler `sa`, its default schedule)", "",
+            *summary([r for r in sampled if r["sampler"] == "sa"], ("mode", "operator")), ""]
+    if qpu:
+        out += ["## qpu-mock: embeddings, chains and gaps (every run)", "", *qpu_table(qpu), ""]
+    out += ["## Every run", "",
+            "| dataset | seed | operator | mode | sampler | optimum | raw | repaired | raw gap | repaired gap | "
+            "feasible share | variables | interactions | dynamic range | sampler s |",
+            "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in sampled:
         out.append(f"| {r['dataset']} | {r['seed']} | {r['operator']} | {r['mode']} | {r['sampler']} | "
                    f"{r['optimum']:.4g} | {fmt_obj(r['raw'])} | {r['repaired']:.4g} | {fmt_gap(r['raw_gap'])} | "
                    f"{fmt_gap(r['repaired_gap'])} | {r['feasible_share']:.2f} | {r['variables']} | "
@@ -318,8 +500,17 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, nargs="+", default=[0], help="subproblem (and sampler) seeds")
     parser.add_argument("--modes", nargs="+", default=DEFAULT_MODES,
                         help=f"SLACK:ETA:PENALTY or an alias ({', '.join(MODE_ALIASES)}); default: the four aliases")
-    parser.add_argument("--samplers", nargs="+", default=SAMPLERS, choices=SAMPLERS)
-    parser.add_argument("--reads", type=int, default=100, help="reads per sampler (default: %(default)s)")
+    parser.add_argument("--samplers", nargs="+", default=DEFAULT_SAMPLERS, choices=SAMPLERS,
+                        help="default: %(default)s (qpu-mock on request)")
+    parser.add_argument("--reads", type=int, default=100, help="reads per sampler but qpu-mock (default: %(default)s)")
+    parser.add_argument("--qpu-reads", type=int, default=20, help="reads of qpu-mock (default: %(default)s)")
+    parser.add_argument("--pegasus-shape", type=int, default=16,
+                        help="qpu-mock's Pegasus graph P<shape> (default: %(default)s, the Advantage fabric)")
+    parser.add_argument("--embed-timeout", type=float, default=60.0,
+                        help="seconds for minorminer.find_embedding per QUBO (default: %(default)s)")
+    parser.add_argument("--embedding", choices=("auto", "clique", "minorminer"), default="auto",
+                        help="qpu-mock's embedding: clique embedding when it fits, else minorminer (auto, the "
+                             "default), or either alone")
     parser.add_argument("--out", help="write the markdown report to this file (e.g. benchmarks/results/...md)")
     parser.add_argument("--jsonl", help="append every run as a JSON line to this file as it finishes")
     parser.add_argument("--resume", action="store_true", help="skip the runs already in --jsonl (and report them)")

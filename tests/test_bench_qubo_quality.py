@@ -29,3 +29,57 @@ def test_a_tiny_run_reports_gaps_and_sizes_per_mode(capsys, tmp_path):
         assert paired[op]["interactions"] <= minimal[op]["interactions"]
     text = out.read_text()
     assert "## By mode and sampler" in text and "| paired:eta:sufficient | steepest | 2 |" in text
+
+
+def test_qpu_mock_samples_a_tiny_bqm_through_its_embedding_and_refuses_a_hopeless_one():
+    """The mocked QPU's functions on hand-made BQMs (Pegasus P2: 40 qubits of degree <= 13): both embeddings give
+    samples over the BQM's own variables with their energies; too many qubits needed is refused at
+    once with the sizes."""
+    import itertools
+
+    import dimod
+
+    with benchmark_module("bench_qubo_quality") as bench:
+        variables = [("x", i) for i in range(6)] + ["lonely"]  # labels like the QUBOs', one without interactions
+        bqm = dimod.BinaryQuadraticModel({v: (-1.0) ** i for i, v in enumerate(variables)},
+                                         {(u, v): 0.5 for u, v in itertools.combinations(variables[:6], 2)},
+                                         0.0, dimod.BINARY)
+        for method in ("clique", "minorminer"):
+            samples, qpu = bench.run_qpu_mock(bqm, reads=4, seed=1, shape=2, timeout=10, method=method)
+            assert set(samples.variables) == set(bqm.variables) and qpu["embedding_method"] == method
+            assert samples.record.energy == pytest.approx(bqm.energies(samples))
+            assert qpu["qubits"] >= bqm.num_variables and qpu["longest_chain"] >= 1
+            assert qpu["chain_strength"] > 0 and qpu["chain_strength_used"] == pytest.approx(qpu["chain_strength"])
+            assert 0 <= qpu["broken_chains_lowest"] <= 1
+        clique = dimod.BinaryQuadraticModel({i: 1.0 for i in range(40)},
+                                            {(i, j): 1.0 for i, j in itertools.combinations(range(40), 2)},
+                                            0.0, dimod.BINARY)
+        with pytest.raises(bench.DoesNotEmbed) as refusal:  # 40 chains of >= (39 - 2)/11 -> 4 qubits > 40 qubits
+            bench.find_qpu_embedding(clique, shape=2, timeout=600, seed=0)
+    assert refusal.value.reason.startswith("needs at least 160 qubits")
+    assert "40 variables, 780 interactions" in refusal.value.reason and "pegasus P2 (40 qubits" in refusal.value.reason
+
+
+@pytest.mark.slow  # a benchmark script's own run
+def test_qpu_mock_embeds_a_small_qubo_and_reports_a_large_one_as_not_embedding(tmp_path):
+    out = tmp_path / "q.md"
+    with benchmark_module("bench_qubo_quality") as bench:
+        records = bench.main(["--datasets", "customer_churn", "breast_cancer", "--operators", "Or", "--samples", "20",
+                              "--max-literals", "2", "--modes", "paired:eta:sufficient", "--samplers", "qpu-mock",
+                              "--qpu-reads", "5", "--out", str(out)])
+    small, large = records
+    assert small["dataset"] == "customer_churn" and small["embedded"] and small["embedding_method"] == "clique"
+    assert small["variables"] <= small["largest_clique"] < small["qubits"] <= small["graph_qubits"]
+    assert small["longest_chain"] >= 2 and small["chain_strength"] > 0 and 0 <= small["broken_chains_lowest"] <= 1
+    assert small["repaired"] >= small["optimum"] - 1e-9 and small["repaired_gap"] >= 0
+    assert small["raw"] is None or small["raw"] >= small["optimum"] - 1e-9
+    # breast_cancer's 538 literals make a nearly complete graph: refused at once, with its sizes, unsolved
+    assert large["dataset"] == "breast_cancer" and large["embedded"] is False and "optimum" not in large
+    assert large["embed_seconds"] < 10 and large["embed_reason"].startswith("needs at least")
+    assert f"{large['variables']} variables, {large['interactions']} interactions" in large["embed_reason"]
+    assert "pegasus P16 (5640 qubits" in large["embed_reason"]
+    text = out.read_text()
+    assert "1 of 2 qpu-mock runs did not embed" in text
+    assert f"| breast_cancer | 0 | Or | paired:eta:sufficient | {large['variables']} | {large['interactions']} | **no** |" in text
+    assert (f"| customer_churn | 0 | Or | paired:eta:sufficient | {small['variables']} | {small['interactions']} | yes | "
+            f"clique | {small['qubits']} | {small['longest_chain']} |") in text
