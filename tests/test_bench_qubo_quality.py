@@ -44,9 +44,12 @@ def test_qpu_mock_samples_a_tiny_bqm_through_its_embedding_and_refuses_a_hopeles
         bqm = dimod.BinaryQuadraticModel({v: (-1.0) ** i for i, v in enumerate(variables)},
                                          {(u, v): 0.5 for u, v in itertools.combinations(variables[:6], 2)},
                                          0.0, dimod.BINARY)
-        for method in ("clique", "minorminer"):
-            samples, qpu = bench.run_qpu_mock(bqm, reads=4, seed=1, shape=2, timeout=10, method=method)
+        for method, substitute, own in (("clique", "steepest", "SteepestDescentSolver"),
+                                        ("minorminer", "sa", "SimulatedAnnealingSampler")):
+            samples, qpu = bench.run_qpu_mock(bqm, reads=4, seed=1, shape=2, timeout=10, method=method,
+                                              substitute=substitute)
             assert set(samples.variables) == set(bqm.variables) and qpu["embedding_method"] == method
+            assert qpu["mock_sampler"] == own
             assert samples.record.energy == pytest.approx(bqm.energies(samples))
             assert qpu["qubits"] >= bqm.num_variables and qpu["longest_chain"] >= 1
             assert qpu["chain_strength"] > 0 and qpu["chain_strength_used"] == pytest.approx(qpu["chain_strength"])
@@ -66,20 +69,26 @@ def test_qpu_mock_embeds_a_small_qubo_and_reports_a_large_one_as_not_embedding(t
     with benchmark_module("bench_qubo_quality") as bench:
         records = bench.main(["--datasets", "customer_churn", "breast_cancer", "--operators", "Or", "--samples", "20",
                               "--max-literals", "2", "--modes", "paired:eta:sufficient", "--samplers", "qpu-mock",
-                              "--qpu-reads", "5", "--out", str(out)])
-    small, large = records
-    assert small["dataset"] == "customer_churn" and small["embedded"] and small["embedding_method"] == "clique"
-    assert small["variables"] <= small["largest_clique"] < small["qubits"] <= small["graph_qubits"]
-    assert small["longest_chain"] >= 2 and small["chain_strength"] > 0 and 0 <= small["broken_chains_lowest"] <= 1
-    assert small["repaired"] >= small["optimum"] - 1e-9 and small["repaired_gap"] >= 0
-    assert small["raw"] is None or small["raw"] >= small["optimum"] - 1e-9
+                              "qpu-mock-sa", "--qpu-reads", "5", "--out", str(out)])
+    assert [(r["dataset"], r["sampler"]) for r in records] == [
+        (dataset, sampler) for dataset in ("customer_churn", "breast_cancer") for sampler in ("qpu-mock", "qpu-mock-sa")]
+    small, small_sa, large, large_sa = records
+    for r in (small, small_sa):  # customer_churn's 114 literals fit in the largest clique embedding
+        assert r["embedded"] and r["embedding_method"] == "clique"
+        assert r["variables"] <= r["largest_clique"] < r["qubits"] <= r["graph_qubits"]
+        assert r["longest_chain"] >= 2 and r["chain_strength"] > 0 and 0 <= r["broken_chains_lowest"] <= 1
+        assert r["repaired"] >= r["optimum"] - 1e-9 and r["repaired_gap"] >= 0
+        assert r["raw"] is None or r["raw"] >= r["optimum"] - 1e-9
+    assert (small["mock_sampler"], small_sa["mock_sampler"]) == ("SteepestDescentSolver", "SimulatedAnnealingSampler")
+    assert small_sa["qubits"] == small["qubits"] and small_sa["embed_seconds"] == small["embed_seconds"]  # found once
     # breast_cancer's 538 literals make a nearly complete graph: refused at once, with its sizes, unsolved
-    assert large["dataset"] == "breast_cancer" and large["embedded"] is False and "optimum" not in large
-    assert large["embed_seconds"] < 10 and large["embed_reason"].startswith("needs at least")
-    assert f"{large['variables']} variables, {large['interactions']} interactions" in large["embed_reason"]
-    assert "pegasus P16 (5640 qubits" in large["embed_reason"]
+    for r in (large, large_sa):
+        assert r["embedded"] is False and "optimum" not in r and r["embed_seconds"] < 10
+        assert r["embed_reason"].startswith("needs at least") and "pegasus P16 (5640 qubits" in r["embed_reason"]
+        assert f"{r['variables']} variables, {r['interactions']} interactions" in r["embed_reason"]
     text = out.read_text()
-    assert "1 of 2 qpu-mock runs did not embed" in text
-    assert f"| breast_cancer | 0 | Or | paired:eta:sufficient | {large['variables']} | {large['interactions']} | **no** |" in text
-    assert (f"| customer_churn | 0 | Or | paired:eta:sufficient | {small['variables']} | {small['interactions']} | yes | "
-            f"clique | {small['qubits']} | {small['longest_chain']} |") in text
+    assert "2 of 4 mocked-QPU runs did not embed" in text
+    assert (f"| breast_cancer | 0 | Or | paired:eta:sufficient | qpu-mock | {large['variables']} | "
+            f"{large['interactions']} | **no** |") in text
+    assert (f"| customer_churn | 0 | Or | paired:eta:sufficient | qpu-mock | {small['variables']} | "
+            f"{small['interactions']} | yes | clique | {small['qubits']} | {small['longest_chain']} |") in text
