@@ -21,30 +21,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_thermometer import biased_energy  # noqa: E402
-from kfree_lib import Builder, emit, literal_matrix, offsets, parser, sample_sa, solved  # noqa: E402
+from kfree_lib import Builder, emit, offsets, parser, problem_arrays, sample_sa, solved, window_row  # noqa: E402
 
 
 def build_k_chain(problem, *, strength: float | None = None, hard: float | None = None):
-    C = literal_matrix(problem)
-    n, m2 = C.shape
-    m, mp = m2 // 2, problem.max_num_literals
-    y = np.asarray(problem.target)
-    w = np.asarray(problem.weights, float)
+    _, n, m2, m, mp, _, w = problem_arrays(problem)
     B = Builder(m2)
-    B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
     copies = [B.add(mp, [f"u[{i}][{j}]" for j in range(mp)]) for i in range(n)]
     for i in range(n):
-        if problem.operator == "AtLeast":
-            a, b = (0, mp) if y[i] == 1 else (-mp, -1)
-        else:
-            a, b = (-mp, 0) if y[i] == 1 else (1, mp)
-        offs = offsets(b - a, True)
-        o_idx = B.add(len(offs), [f"o[{i}]#{p}" for p in range(len(offs))])
-        vec = np.zeros(len(B.h))
-        vec[:m2] = C[i]
-        vec[copies[i]] = -1.0
-        vec[o_idx] = -np.asarray(offs, float)
-        B.paired(w[i], vec, -float(a))
+        window_row(B, problem, i, copies[i])
     if strength is None:
         strength = float(w.max()) * mp * (mp + 1) / 2 + float(w.mean())
     for i in range(n - 1):

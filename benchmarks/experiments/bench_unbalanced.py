@@ -22,7 +22,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kfree_lib import Builder, emit, literal_matrix, offsets, parser, sample_sa, solved  # noqa: E402
+from kfree_lib import Builder, emit, literal_matrix, offsets, parser, problem_arrays, sample_sa, solved  # noqa: E402
 
 
 def margins(problem, t, k):
@@ -67,13 +67,8 @@ def local_hard(problem, rho: float) -> float:
 
 
 def build_unbalanced(problem, rho: float, hard_scale: float = 1.0, k_code: str = "unary", hard: str = "global"):
-    C = literal_matrix(problem)
-    n, m2 = C.shape
-    m, mp = m2 // 2, problem.max_num_literals
-    y = np.asarray(problem.target)
-    w = np.asarray(problem.weights, float)
+    C, n, m2, m, mp, y, w = problem_arrays(problem)
     B = Builder(m2)
-    B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
     if k_code == "unary":
         u = B.add(mp, [f"u[{j}]" for j in range(1, mp + 1)])
         kw = np.ones(mp)

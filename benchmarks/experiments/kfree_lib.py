@@ -34,13 +34,13 @@ def literal_matrix(problem) -> np.ndarray:
 
 
 class Builder:
-    """A QUBO over `num` variables, assembled densely."""
+    """A QUBO assembled densely, starting from the 2m literal columns b[0..m-1], bt[0..m-1]."""
 
-    def __init__(self, num: int):
-        self.Q = np.zeros((num, num))
-        self.h = np.zeros(num)
+    def __init__(self, m2: int):
+        self.Q = np.zeros((m2, m2))
+        self.h = np.zeros(m2)
         self.c = 0.0
-        self.labels = [None] * num
+        self.labels = [f"b[{j}]" for j in range(m2 // 2)] + [f"bt[{j}]" for j in range(m2 // 2)]
 
     def add(self, count: int, names) -> np.ndarray:
         start = len(self.h)
@@ -162,7 +162,6 @@ def build_fixed_k(problem, k: int, *, unary: bool = True, exact: bool = False, e
     op = problem.operator
     C = Lit if count == "t" else 1 - Lit
     B = Builder(m2)
-    B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
     rows = []
     for i in range(n):
         if count == "t":
@@ -366,6 +365,24 @@ def raw_of(problem, ss, meta, k_of=None):
     return best.energy, problem.objective(rule), L, k
 
 
+def window_row(B, problem, i: int, k_cols, unary: bool = True) -> None:
+    """Sample i's row of AtLeast/AtMost on d = t_i − k (k the sum of the columns `k_cols`), paired
+    over its allowed interval of d with offsets (unary weights 1 or binary): biased, a miss by two
+    costs 3 w_i."""
+    Lit, _, m2, _, mp, y, w = problem_arrays(problem)
+    if problem.operator == "AtLeast":
+        a, b = (0, mp) if y[i] == 1 else (-mp, -1)
+    else:
+        a, b = (-mp, 0) if y[i] == 1 else (1, mp)
+    offs = offsets(b - a, unary)
+    o_idx = B.add(len(offs), [f"o[{i}]#{p}" for p in range(len(offs))])
+    vec = np.zeros(len(B.h))
+    vec[:m2] = Lit[i]
+    vec[k_cols] = -1.0
+    vec[o_idx] = -np.asarray(offs, float)
+    B.paired(w[i], vec, -float(a))
+
+
 def build_thermometer(problem, *, unary: bool = True, hard: float | None = None, k_fixed=None):
     """One QUBO with k variable in a thermometer code u_1 >= u_2 >= ... >= u_m' (k = Σ u_j; one
     flip per unit of k; order rows H·u_{j+1}(1 − u_j)): sample rows on d = t − k with paired
@@ -373,21 +390,9 @@ def build_thermometer(problem, *, unary: bool = True, hard: float | None = None,
     Lit, n, m2, m, mp, y, w = problem_arrays(problem)
     op = problem.operator
     B = Builder(m2)
-    B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
     u = B.add(mp, [f"u[{j}]" for j in range(1, mp + 1)])
     for i in range(n):
-        # d = t - k in [-mp, mp]; allowed interval of d
-        if op == "AtLeast":
-            a, b = (0, mp) if y[i] == 1 else (-mp, -1)
-        else:
-            a, b = (-mp, 0) if y[i] == 1 else (1, mp)
-        offs = offsets(b - a, unary)
-        o_idx = B.add(len(offs), [f"o[{i}]#{p}" for p in range(len(offs))])
-        vec = np.zeros(len(B.h))
-        vec[:m2] = Lit[i]
-        vec[u] = -1.0
-        vec[o_idx] = -np.asarray(offs, float)
-        B.paired(w[i], vec, -float(a))
+        window_row(B, problem, i, u, unary)
     if hard is None:
         hard = float(w.sum()) / 4
     # L <= m' (L in [0, mp]) and L - k >= 0 (in [0, mp])
@@ -427,7 +432,6 @@ def build_choose_k(problem, k: int, *, hard: float | None = None):
     t = k (exact for m' <= k + 2 and k <= 2). Hard: exclusive literals, k <= L <= m'."""
     Lit, n, m2, m, mp, y, w = problem_arrays(problem)
     B = Builder(m2)
-    B.labels = [f"b[{j}]" for j in range(m)] + [f"bt[{j}]" for j in range(m)]
     for i in range(n):
         if y[i] == 1:
             B.square(w[i], Lit[i], -float(k))
