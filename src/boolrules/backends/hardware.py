@@ -12,9 +12,9 @@ import numpy as np
 
 from ..validation import check_integer, check_number
 
-__all__ = ["EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "QPU_H_RANGE",
-           "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "embedding_report", "hardware_report", "mode_report",
-           "precision_report"]
+__all__ = ["COMPARED_MODES", "EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES",
+           "QPU_H_RANGE", "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "embedding_report",
+           "hardware_report", "mode_report", "precision_report"]
 
 # How to make a problem smaller, for the errors of the size-limited backends.
 SHRINK = ("fewer samples and fewer features: max_samples and max_features (DepthOneClassifier, depth_one; "
@@ -70,7 +70,7 @@ def precision_report(qubo) -> dict:
     at most. The rest belongs to the hard rows: a small share leaves the rules' differences to the
     QPU's analog precision."""
     def shares(bqm):
-        # Ising form of the BINARY model (x = (1 + s) / 2): J = Q / 4, h = q / 2 + the row and column sums of Q / 4
+        # the Ising form of the BINARY model (x = (1 + s) / 2): J = Q / 4, h = q / 2 + Q's row and column sums / 4
         q, (row, col, Q), _ = bqm.to_numpy_vectors()
         h = q / 2 + (np.bincount(row, Q, len(q)) + np.bincount(col, Q, len(q))) / 4
         return np.concatenate([np.abs(h) / QPU_H_RANGE, np.abs(Q / 4) / QPU_J_RANGE])

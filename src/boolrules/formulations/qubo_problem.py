@@ -7,6 +7,7 @@ import html
 import time
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -276,7 +277,7 @@ class QuboProblem:
         must resolve to tell rules apart."""
         return self.form.bqm(Penalties(self.penalties.soft, 0.0))
 
-    @property
+    @cached_property
     def schedule(self) -> dict:
         """The recommended sampler schedule (`SCHEDULE`) with the beta range dwave-samplers derives
         from this QUBO, so that another annealer can follow the same one."""
