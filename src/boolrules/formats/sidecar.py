@@ -189,7 +189,9 @@ def _kept_features(kept, m: int) -> np.ndarray:
 def _check_schedule(schedule) -> None:
     """A sidecar's recommended sampler schedule (`QuboProblem.schedule`), only reported: its keys and
     types, names on one printable line, or an error naming it."""
-    keys = {"sampler", "num_reads", "num_sweeps", "beta_schedule_type", "beta_range"}
+    from ..formulations.qubo_problem import SCHEDULE
+
+    keys = {*SCHEDULE, "beta_range"}
     ok = (isinstance(schedule, dict) and set(schedule) == keys
           and all(isinstance(schedule[key], str) and schedule[key].isprintable() and len(schedule[key]) <= 200
                   for key in ("sampler", "beta_schedule_type"))
