@@ -645,13 +645,13 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     """cli.py copies what its parser offers from the library, so `--help` imports none of it: each
     copy equals the value it copies (and the parser's defaults are Python's: the tests below)."""
     from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
-    from boolrules.backends.sampler import MAX_SEED
     from boolrules.formulations.preselection import FEATURE_SCORES
     from boolrules.formulations.qubo import SLACK_MODES
     from boolrules.formulations.qubo_problem import PENALTY_MODES
     from boolrules.localsearch.oracle import POLICIES
     from boolrules.metrics import METRICS
     from boolrules.rules import OPERATORS, SHAPES
+    from boolrules.seeding import MAX_SEED
 
     assert cli._MAX_SEED == MAX_SEED and cli._QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
     for copy, value in [(cli._OPERATORS, OPERATORS), (cli._SHAPES, SHAPES), (cli._METRICS, METRICS),

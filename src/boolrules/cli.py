@@ -22,7 +22,7 @@ __all__ = ["EXPORT_FORMATS", "build_parser", "main"]
 # (`--help`, a usage error) imports none of it: numpy, scikit-learn, Pyomo and dimod take seconds to
 # load. A command imports them when it runs (`_load_library`). tests/test_cli.py checks every copy
 # against the library's value (its source is named beside each).
-_MAX_SEED = 2**31 - 1  # backends.sampler.MAX_SEED
+_MAX_SEED = 2**31 - 1  # seeding.MAX_SEED
 _OPERATORS = ("Or", "And", "AtLeast", "AtMost", "Choose")  # rules.OPERATORS
 _SHAPES = ("DNF", "CNF")  # rules.SHAPES
 _METRICS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "matthews_corrcoef",
@@ -49,7 +49,7 @@ _LEARNER_DEFAULTS = {"max_complexity": 10, "max_depth": None, "operators": list(
 def _load_library() -> None:
     """Import what the commands use into this module (seconds), once the command line is parsed."""
     global np, Backend, backend_names, unseeded, backend_from_spec, load_backend, problem_caps
-    global QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report, MAX_SEED
+    global QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, embedding_report, hardware_report
     global QPU_H_RANGE, QPU_J_RANGE, SOFT_SHARE_FLOOR, best_mode, mode_report, precision_report
     global DATASETS, Dataset, load_csv, load_dataset, DepthOneClassifier
     global PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path, DepthOneProblem, depth_one, depth_two
@@ -63,7 +63,6 @@ def _load_library() -> None:
     from .backends.config import backend_from_spec, load_backend, problem_caps
     from .backends.hardware import (QPU_EMBEDDING_TIMEOUT, QPU_H_RANGE, QPU_J_RANGE, QPU_TOPOLOGIES, SOFT_SHARE_FLOOR,
                                     best_mode, embedding_report, hardware_report, mode_report, precision_report)
-    from .backends.sampler import MAX_SEED
     from .datasets import DATASETS, Dataset, load_csv, load_dataset
     from .depth_one_classifier import DepthOneClassifier
     from .formats import PROBLEM_FORMATS, QUBO_FORMATS, load_problem, sidecar_path

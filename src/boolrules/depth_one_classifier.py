@@ -12,6 +12,7 @@ from .formulations import depth_one
 from .formulations.preselection import FEATURE_SCORES, select_features
 from .metrics import balanced_sample_weight, score_counts
 from .sampling import subsample_rows
+from .seeding import draw_seed
 from .validation import BackendSpec, Interval, OperatorSpec
 
 __all__ = ["DepthOneClassifier"]
@@ -130,7 +131,7 @@ class DepthOneClassifier(RuleEstimator):
         options = {} if self.time_limit is None else {"time_limit": self.time_limit}
         with opened_backend(self.backend) as backend:
             if unseeded(backend):  # a sampler's seed flows from random_state too
-                options["seed"] = int(rng.randint(2**31 - 1))
+                options["seed"] = int(draw_seed(rng))
             self.result_ = backend.solve(problem, **options)
         if self.result_.rule is None:
             raise RuntimeError(

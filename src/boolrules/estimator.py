@@ -22,6 +22,7 @@ from sklearn.utils.validation import (
 
 from .data import QuantileBinarizer, check_no_datetimes
 from .metrics import METRICS, score_counts
+from .seeding import draw_seed
 from .validation import check_binary_matrix
 
 __all__ = ["RuleEstimator"]
@@ -139,7 +140,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             for cls in self.classes_:
                 est = clone(self).set_params(**self._one_vs_rest_params(len(self.classes_)))
                 if "random_state" in est.get_params():
-                    est.set_params(random_state=rng.randint(2**31 - 1))
+                    est.set_params(random_state=draw_seed(rng))
                 self.estimators_.append(est.fit(X, (y == cls).astype(np.uint8)))
             return self
         self.estimators_ = None

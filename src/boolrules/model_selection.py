@@ -22,6 +22,7 @@ from .estimator import RuleEstimator
 from .localsearch import RuleClassifier
 from .localsearch.classifier import ALL_OPERATORS
 from .metrics import score_counts
+from .seeding import draw_seed
 from .workers import worker_task
 
 __all__ = ["RuleClassifierCV"]
@@ -158,10 +159,10 @@ class RuleClassifierCV(RuleEstimator):
     def _fit_binary(self, X, y, rng):
         complexities, lams = self._grid()
         candidates = [(int(c), float(lam)) for lam in lams for c in complexities]
-        splitter = (StratifiedKFold(self.cv, shuffle=True, random_state=rng.randint(2**31 - 1))
+        splitter = (StratifiedKFold(self.cv, shuffle=True, random_state=draw_seed(rng))
                     if isinstance(self.cv, Integral) else self.cv)
         folds = list(splitter.split(X, y))
-        seeds = rng.randint(2**31 - 1, size=(len(folds), len(candidates)))
+        seeds = draw_seed(rng, size=(len(folds), len(candidates)))
         params = self._fit_params()
         fits = Parallel(n_jobs=self.n_jobs)(
             delayed(_fit_candidate)(X, y, train, {**params, "max_complexity": c, "lam": lam}, self.metric,
@@ -183,7 +184,7 @@ class RuleClassifierCV(RuleEstimator):
         self.max_complexity_, self.lam_ = self.best_params_["max_complexity"], self.best_params_["lam"]
         self.cv_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
         self.estimator_ = RuleClassifier(**params, **self.best_params_, metric=self.metric, binarizer=None,
-                                         random_state=rng.randint(2**31 - 1)).fit(X, y)
+                                         random_state=draw_seed(rng)).fit(X, y)
         self.best_rule_ = self.estimator_.best_rule_
         self.best_score_ = self.estimator_.best_score_
         self.best_objective_ = self.estimator_.best_objective_

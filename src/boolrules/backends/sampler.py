@@ -30,6 +30,7 @@ import dimod
 
 from ..formulations.depth_two_problem import check_rule_problem
 from ..formulations.qubo_problem import check_compile_option
+from ..seeding import MAX_SEED, draw_seed
 from ..validation import check_bool, check_integer, check_number
 from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
 
@@ -48,8 +49,6 @@ DECODE_DEFAULTS = MappingProxyType({"polish": True})
 # Longest batch of reads of a sampler that samples between-read batches without a time limit
 # (`Preset.stop_between_reads`): Ctrl-C stops its sampling within this, or one read.
 BATCH_SECONDS = 0.25
-# dwave-samplers refuses seeds of 2**31 and above (its message says 2**32 - 1): one bound for all samplers.
-MAX_SEED = 2**31 - 1
 
 
 # Upper bounds of the counts samplers take: beyond them a sampler overflows a C integer or allocates
@@ -412,7 +411,7 @@ def sample_in_batches(sampler, bqm, params: dict, end: float | None,
             if most_seconds is not None:
                 batch = max(1, min(batch, int(most_seconds / pace)))
         if seeds is not None:
-            params = {**params, "seed": seeds.randrange(MAX_SEED)}
+            params = {**params, "seed": draw_seed(seeds)}
         samplesets.append(sample_interruptibly(sampler, bqm, {**params, "num_reads": batch}))
         reads += batch
     combined = dimod.concatenate(samplesets)

@@ -22,6 +22,7 @@ from ..backends.config import opened_backend, problem_caps
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
+from ..seeding import draw_seed
 from ..validation import BackendSpec, Interval, OperatorSpec, check_number
 from ..workers import watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
@@ -360,7 +361,7 @@ class RuleClassifier(RuleEstimator):
     def _fit_binary(self, X, y, rng):
         if X.shape[1] < 2:
             raise ValueError(f"rules need at least 2 binary features, X has {X.shape[1]}")
-        seeds = rng.randint(2**31 - 1, size=self.num_starts)
+        seeds = draw_seed(rng, size=self.num_starts)
         start = time.perf_counter()
         self.starts_ = self._run(X, y, self._search_config(X.shape[1]), seeds)
         self.fit_seconds_ = time.perf_counter() - start

@@ -21,6 +21,7 @@ from ..backends.base import unseeded
 from ..formulations import depth_one, depth_two
 from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Shape, Zero
 from ..sampling import subsample_rows
+from ..seeding import draw_seed
 from .moves import SearchSpace, node_at, replace_at
 
 __all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "POLICIES"]
@@ -186,7 +187,7 @@ class NonLocalOracle:
         rows, labels = rows[keep], labels[keep]
         try:
             problem = build(self.X[rows], labels.astype(np.uint8), sample_weight=self.weights[rows])
-            seed = {"seed": self.rng.randrange(2**31 - 1)} if self._seeded else {}  # random_state reaches samplers too
+            seed = {"seed": draw_seed(self.rng)} if self._seeded else {}  # random_state reaches samplers too
             result = self.backend.solve(problem, **self._time_limit(time_limit), **seed)
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
