@@ -334,7 +334,7 @@ def test_inspect_text(capsys):
     assert "variables:   700 (paper: 700): b 300, bt 300, eta 100" in out
     assert "constraints: 402: max_literals 1, min_literals 1, exclusive_literals 300" in out
     assert "nonzeros:" in out and "|coefficients| in [1, 4]" in out
-    assert "QUBO:" in out and "with η, sufficient penalties" in out
+    assert "QUBO:" in out and "with η, sufficient penalties" in out and "\n  ground state: the ILP optimum\n" in out
     # paired slack: the positives' η are gone (error rows), the negatives keep theirs
     assert "paired slack" in out and "dynamic range" in out
     assert "blocks:    b 300, bt 300, eta 63, slack max_literals 1, slack positive_rows 37" in out
@@ -596,11 +596,13 @@ def test_export_qubo_options(capsys, csv, tmp_path):
     assert (default["eta"], default["slack"], default["penalty"]) == (True, "paired", "sufficient")
     assert (without_eta["eta"], without_eta["penalty"], minimal["slack"]) == (False, "calibrated", "minimal")
     assert (atleast["eta"], atleast_eta["eta"]) == (False, True)
+    assert default["ground_state"] == atleast_eta["ground_state"] == "the ILP optimum"
+    assert atleast["ground_state"].startswith("a valid rule") and without_eta["ground_state"].startswith("no promise")
     assert without_eta["num_variables"] < default["num_variables"] < minimal["num_variables"]
     assert default["num_interactions"] < minimal["num_interactions"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "QUBO (with η, paired slack, sufficient penalties): " in out
+    assert "QUBO (with η, paired slack, sufficient penalties): " in out and "\nground state: the ILP optimum\n" in out
     bqm = dimod.BinaryQuadraticModel.from_file(open(tmp_path / "q.bqm", "rb"))
     hot, cold = default_beta_range(bqm)
     assert default["schedule"] == {"sampler": "dwave.samplers.SimulatedAnnealingSampler", "num_reads": 100,

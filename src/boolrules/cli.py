@@ -514,6 +514,7 @@ def _inspect(args) -> int:
     print(f"QUBO:        {qubo['num_variables']} variables, {qubo['num_interactions']} interactions "
           f"({'with' if qubo['eta'] else 'without'} η, {args.penalty} penalties soft {qubo['penalties']['soft']:.4g} "
           f"/ hard {qubo['penalties']['hard']:.4g}, {qubo['slack']} slack)")
+    print(f"  ground state: {qubo['ground_state']}")
     print(f"  blocks:    {_counts(qubo['blocks'])}")
     print(f"  biases:    max |bias| {qubo['max_abs_bias']:.4g}, min |bias| {qubo['min_abs_bias']:.4g}, "
           f"dynamic range {qubo['dynamic_range']:.4g}")
@@ -586,7 +587,8 @@ def _export(args) -> int:
         what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
     else:
         sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions,
-                 "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty, "schedule": qubo.schedule}
+                 "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty, "ground_state": qubo.guarantee,
+                 "schedule": qubo.schedule}
         what = (f"the {problem.label} QUBO ({qubo.compilation}, {args.penalty} penalties): "
                 f"{sizes['num_variables']} variables, {sizes['num_interactions']} interactions")
     sidecar = sidecar_path(written)
@@ -598,6 +600,7 @@ def _export(args) -> int:
     print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {len(rows)} rows of {data.name}")
     print(f"and its sidecar {sidecar} (`boolrules decode {sidecar} SAMPLES` decodes answers)")
     if "schedule" in sizes:
+        print(f"ground state: {sizes['ground_state']}")
         print(f"recommended: {_schedule_text(sizes['schedule'])}")
     return 0
 

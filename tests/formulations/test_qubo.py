@@ -109,6 +109,24 @@ def test_default_eta_is_kept_for_or_and_dropped_for_the_parameterized_operators(
     assert qubo.labels == problem.to_qubo(eta=expected).labels
 
 
+def test_each_qubo_says_what_its_ground_state_is():
+    """`guarantee` names only what the brute-force tests above prove: the ILP optimum with η and the
+    sufficient (or tuned) penalties, a valid rule priced at least at its objective without η, nothing
+    with heuristic weights; and the ground state it names holds on a tiny instance."""
+    problem = tiny("AtLeast", 0)
+    exact, valid = problem.to_qubo(eta=True), problem.to_qubo()
+    assert exact.guarantee == "the ILP optimum" == problem.to_qubo(eta=True, slack="minimal").guarantee
+    assert valid.guarantee.startswith("a valid rule, its energy at least its objective")
+    assert problem.to_qubo(eta=True, penalty="calibrated").guarantee.startswith("no promise")
+    assert problem.to_qubo(penalty={"soft": 1.0, "hard": 5.0}).guarantee.startswith("no promise")
+    assert exact.summary()["ground_state"] == exact.guarantee
+    optimum = get_backend("highs").solve(problem).solver_objective
+    assert dimod.ExactSolver().sample(exact.bqm).first.energy == pytest.approx(optimum, abs=1e-6)
+    ground = dimod.ExactSolver().sample(valid.bqm).first
+    assert valid.feasible(ground.sample).all()
+    assert ground.energy >= problem.objective(valid.decode(dict(ground.sample))) - 1e-9
+
+
 @pytest.mark.parametrize("eta", [True, False])
 def test_paired_or_and_have_no_slack_for_samples(eta):
     """Or with η under slack="paired": positives lose η (error rows, one offset bit for m' = 3),

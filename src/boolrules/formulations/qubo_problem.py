@@ -17,7 +17,7 @@ import numpy as np
 from ..rules import Rule
 from ..validation import check_number
 from .chain import Chain
-from .depth_two_problem import check_rule_problem
+from .depth_two_problem import DepthTwoProblem, check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
 from .standard_form import ToStandardForm
@@ -256,6 +256,7 @@ class QuboProblem:
             "operator": self.problem.label,
             "eta": self.eta,
             "slack": self.slack,
+            "ground_state": self.guarantee,
             "penalties": {"soft": self.penalties.soft, "hard": self.penalties.hard},
             "num_variables": self.num_variables,
             "num_interactions": self.bqm.num_interactions,
@@ -290,6 +291,19 @@ class QuboProblem:
     def compilation(self) -> str:
         """How this QUBO was compiled, in words: e.g. "with η, paired slack"."""
         return f"{'with' if self.eta else 'without'} η, {self.slack} slack"
+
+    @property
+    def guarantee(self) -> str:
+        """What its ground state is, in words, as the brute-force tests prove it: the ILP optimum (η and
+        sufficient or tuned penalties), a valid rule whose energy is at least its objective (depth one
+        without η), or nothing promised (calibrated or explicit weights)."""
+        if not isinstance(self.penalty, str) or self.penalty == "calibrated":
+            return "no promise (heuristic weights)"
+        if self.eta and self.slack != "window":
+            return "the ILP optimum"
+        if not self.eta and not isinstance(self.problem, DepthTwoProblem):
+            return "a valid rule, its energy at least its objective (not always the optimum)"
+        return "no promise"
 
     def _repr_html_(self) -> str:
         s = self.summary()
