@@ -599,7 +599,7 @@ def _export(args) -> int:
         return 0
     print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {len(rows)} rows of {data.name}")
     print(f"and its sidecar {sidecar} (`boolrules decode {sidecar} SAMPLES` decodes answers)")
-    if "schedule" in sizes:
+    if content == "qubo":
         print(f"ground state: {sizes['ground_state']}")
         print(f"recommended: {_schedule_text(sizes['schedule'])}")
     return 0
