@@ -114,7 +114,7 @@ def resolve_eta(eta, problem) -> bool:
     (AtLeast, AtMost, Choose), where sample rows without η anneal far better (benchmarks/studies/
     qubo-quality.md: raw gap +42% against +124% median); Or and And keep it (exact, +0%)."""
     if eta == "auto":
-        return not getattr(problem, "parameterized", False)
+        return isinstance(problem, DepthTwoProblem) or not problem.parameterized
     return eta
 
 
