@@ -13,7 +13,9 @@ from .formulations.preselection import FEATURE_SCORES, select_features
 from .metrics import balanced_sample_weight, score_counts
 from .sampling import subsample_rows
 from .seeding import draw_seed
-from .validation import BackendSpec, Interval, OperatorSpec
+from .backends.config import BackendSpec
+from .rules.shapes import OperatorSpec
+from .validation import Interval
 
 __all__ = ["DepthOneClassifier"]
 

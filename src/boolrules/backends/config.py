@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import dimod
+from sklearn.utils import _param_validation
 
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer
@@ -64,7 +65,7 @@ from .sampler import (
     sampler_class,
 )
 
-__all__ = ["load_backend", "backend_from_spec", "check_backend_spec", "opened_backend", "problem_caps"]
+__all__ = ["BackendSpec", "load_backend", "backend_from_spec", "check_backend_spec", "opened_backend", "problem_caps"]
 
 TABLES = ("backend", "qubo", "sampler", "problem")
 PROBLEM_KEYS = ("max_samples", "max_features")
@@ -267,3 +268,33 @@ def backend_from_spec(spec, name: str = "backend") -> Backend:
             raise type(err)(f"{name}: {err}") from err
     raise ValueError(f"{name} must be a name ({', '.join(backend_names())}), a Backend, a dimod Sampler or a path "
                      f"to a .toml file, got {spec!r}")
+
+
+class BackendSpec(_param_validation.StrOptions):
+    """A backend name, a `Backend`, a dimod `Sampler` or the path of a .toml backend config, checked
+    without building the backend (`check_backend_spec`: no cloud client, no credentials). A config file's own
+    errors (missing, malformed) are raised as they are, naming the parameter `name`. A `StrOptions`
+    (the kind of constraint scikit-learn takes for a set of names) whose names are looked up when
+    checking, since a backend may be registered after import."""
+
+    def __init__(self, name: str):
+        _param_validation._Constraint.__init__(self)  # not StrOptions.__init__: `options` is a property
+        self.name = name
+
+    @property
+    def options(self) -> set:
+        return set(backend_names())
+
+    def is_satisfied_by(self, val):
+        if isinstance(val, (Backend, dimod.Sampler)):
+            return True
+        if isinstance(val, str) and Path(val).suffix != ".toml":
+            return val in self.options
+        if not isinstance(val, (str, os.PathLike)):
+            return False
+        check_backend_spec(val, self.name)
+        return True
+
+    def __str__(self):
+        return (f"a backend name among {{{', '.join(sorted(self.options))}}}, a Backend, a dimod Sampler or "
+                "the path of a .toml backend config")

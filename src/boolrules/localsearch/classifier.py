@@ -18,12 +18,13 @@ import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.utils._param_validation import StrOptions
 
-from ..backends.config import opened_backend, problem_caps
+from ..backends.config import BackendSpec, opened_backend, problem_caps
 from ..estimator import RuleEstimator
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
+from ..rules.shapes import OperatorSpec
 from ..seeding import draw_seed
-from ..validation import BackendSpec, Interval, OperatorSpec, check_number
+from ..validation import Interval, check_number
 from ..workers import watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..validation import check_integer
-from .nodes import And, Operator, Or, resolve_operator
+from sklearn.utils import _param_validation
 
-__all__ = ["Shape", "SHAPES", "resolve_shape", "resolve_nonlocal_operators"]
+from ..validation import check_integer
+from .nodes import OPERATORS, And, Operator, Or, resolve_operator, resolve_operators
+
+__all__ = ["Shape", "SHAPES", "OperatorSpec", "resolve_shape", "resolve_nonlocal_operators"]
 
 
 @dataclass(frozen=True)
@@ -73,3 +75,31 @@ def resolve_nonlocal_operators(operators, name: str = "nonlocal_operators") -> t
                              f"or the shapes {', '.join(SHAPES)}") from None
 
     return tuple(dict.fromkeys(one(op) for op in operators))
+
+
+class OperatorSpec(_param_validation.StrOptions):
+    """An operator name or class (`resolve_operator`), or with `several` a non-empty list of
+    them (`resolve_operators`); with `shapes`, depth-two shapes too
+    (`resolve_nonlocal_operators`). A `StrOptions`, the kind of constraint scikit-learn takes for
+    a set of names, widened to classes and lists."""
+
+    def __init__(self, several: bool = False, shapes: bool = False):
+        super().__init__(set(OPERATORS) | (set(SHAPES) if shapes else set()))
+        self.several = several
+        self.shapes = shapes
+
+    def is_satisfied_by(self, val):
+        try:
+            if self.shapes:
+                resolve_nonlocal_operators(val)
+            else:
+                resolve_operators(val) if self.several else resolve_operator(val)
+        except ValueError:
+            return False
+        return True
+
+    def __str__(self):
+        kinds = "an operator or shape name" if self.shapes else "an operator name"
+        one = f"{kinds} among {{{', '.join(sorted(self.options))}}} or an operator class" + (
+            " or Shape" if self.shapes else "")
+        return f"{one}, or a non-empty list of them" if self.several else one
