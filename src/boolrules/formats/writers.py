@@ -13,8 +13,9 @@ import scipy.io
 import scipy.sparse as sp
 
 from ..formulations.cqm import CQM_CHAIN
+from .matrix import qubo_matrix
 
-__all__ = ["PROBLEM_WRITERS", "QUBO_WRITERS", "lp_name", "qubo_matrix"]
+__all__ = ["PROBLEM_WRITERS", "QUBO_WRITERS", "lp_name"]
 
 
 def lp_name(label) -> str:
@@ -27,17 +28,6 @@ def lp_name(label) -> str:
 def _indices(qubo) -> list[str]:
     """The names of formats that number the variables: "0", "1", ... in `qubo.labels` order."""
     return [str(i) for i in range(qubo.num_variables)]
-
-
-def qubo_matrix(qubo) -> tuple[sp.csr_matrix, float]:
-    """The upper-triangular Q (linear biases on the diagonal) with energy `x Q x + offset`,
-    variable i = `qubo.labels[i]`, and the offset."""
-    linear, (row, col, quadratic), offset = qubo.bqm.binary.to_numpy_vectors(qubo.labels)
-    n = len(linear)
-    rows = np.concatenate([np.arange(n), np.minimum(row, col)])
-    cols = np.concatenate([np.arange(n), np.maximum(row, col)])
-    Q = sp.csr_matrix((np.concatenate([linear, quadratic]), (rows, cols)), shape=(n, n))
-    return Q, float(offset)
 
 
 def _write_bqm(qubo, path):

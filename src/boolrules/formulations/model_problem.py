@@ -1,5 +1,5 @@
-"""`ModelProblem`: what every rule problem stated as a Pyomo model offers, whatever its shape:
-counts per block, the standard form, the QUBO, and vectors over the standard form's columns."""
+"""`ModelProblem`: what a rule problem stated as a Pyomo model adds to `RuleProblem`, whatever its
+shape: counts per block, the standard form, the QUBO, and vectors over the standard form's columns."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
+from .qubo_problem import compile_qubo
+from .rule_problem import RuleProblem
 from .standard_form import StandardForm, ToStandardForm, compile_standard_form
 
 __all__ = ["ModelProblem"]
 
 
-class ModelProblem:
+class ModelProblem(RuleProblem):
     """Base of `DepthOneProblem` and `DepthTwoProblem`; a subclass has `X` (its 0/1 data), `model`
     (its Pyomo model) and `layout` (its row and column blocks, `standard_form.Layout`)."""
 
@@ -50,8 +52,6 @@ class ModelProblem:
         """Compile to a `QuboProblem` (docs/formulations.md, "ILP → QUBO"); `eta=False` drops the error
         variables and keeps sample rows as soft penalties, "auto" drops them for AtLeast, AtMost
         and Choose only (where that anneals better)."""
-        from .qubo_problem import compile_qubo
-
         return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
 
     def vector_from_values(self, values: dict) -> np.ndarray:

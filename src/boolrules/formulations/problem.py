@@ -76,6 +76,17 @@ class DepthOneProblem(ModelProblem):
     def parameterized(self) -> bool:
         return OPERATORS[self.operator].parameterized
 
+    @property
+    def keeps_eta(self) -> bool:
+        """η is kept for Or and And only: without it the parameterized operators anneal far better
+        (benchmarks/studies/qubo-quality.md: raw gap +42% against +124% median), Or and And reach
+        the optimum with it."""
+        return not self.parameterized
+
+    @property
+    def soft_rows_price_rules(self) -> bool:
+        return True
+
     def paper_num_variables(self) -> int:
         """The paper's ILP count (Table 2, Eq. 24): 2m + n, +1 for k, +|N| for Choose."""
         count = 2 * self.num_features + self.num_samples
@@ -205,12 +216,6 @@ class DepthOneProblem(ModelProblem):
             f"constraints, {s['nonzeros']} nonzeros, |coefficients| in [{lo:g}, {hi:g}]"
             f"<table><tr><th></th><th>block</th><th>count</th></tr>{rows}</table>"
         )
-
-    def export(self, path, format, feature_names=None):
-        """Write the model to `path` as "lp", "mps" or "ommx" (`boolrules.formats`), with its sidecar."""
-        from ..formats import export_problem
-
-        return export_problem(self, path, format, feature_names)
 
 
 def check_problem(problem, name: str = "problem") -> DepthOneProblem:

@@ -17,9 +17,9 @@ import numpy as np
 from ..rules import Rule
 from ..validation import check_number
 from .chain import Chain
-from .depth_two_problem import DepthTwoProblem, check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
+from .rule_problem import check_rule_problem
 from .standard_form import ToStandardForm
 
 __all__ = [
@@ -110,11 +110,10 @@ def check_penalty(penalty):
 
 
 def resolve_eta(eta, problem) -> bool:
-    """`eta` as compiled for `problem`: "auto" keeps η unless the operator is parameterized
-    (AtLeast, AtMost, Choose), where sample rows without η anneal far better (benchmarks/studies/
-    qubo-quality.md: raw gap +42% against +124% median); Or and And keep it (exact, +0%)."""
+    """`eta` as compiled for `problem`: "auto" is the problem's choice (`RuleProblem.keeps_eta`: η
+    for Or, And and depth two, none for AtLeast, AtMost and Choose, which anneal far better without)."""
     if eta == "auto":
-        return isinstance(problem, DepthTwoProblem) or not problem.parameterized
+        return problem.keeps_eta
     return eta
 
 
@@ -301,7 +300,7 @@ class QuboProblem:
             return "no promise (heuristic weights)"
         if self.eta and self.slack != "window":
             return "the ILP optimum"
-        if not self.eta and not isinstance(self.problem, DepthTwoProblem):
+        if not self.eta and self.problem.soft_rows_price_rules:
             return "a valid rule, its energy at least its objective (not always the optimum)"
         return "no promise"
 
@@ -440,10 +439,4 @@ class QuboProblem:
         """(row, low, high) of every penalised row: the effective bounds the slack must cover."""
         layout = self.form.slack
         return list(zip(self.form.row_names, layout.low.tolist(), layout.high.tolist()))
-
-    def export(self, path, format, feature_names=None):
-        """Write the QUBO to `path` in one of `boolrules.formats.QUBO_FORMATS`, with its sidecar."""
-        from ..formats import export_qubo
-
-        return export_qubo(self, path, format, feature_names)
 
