@@ -13,7 +13,7 @@ PACKAGE = Path(boolrules.__file__).parent
 
 # Bottom to top; a module belongs to the first entry that is it or a package holding it.
 FLOORS = (
-    ("base", ("seeding", "sampling", "workers", "validation", "metrics")),
+    ("base", ("exceptions", "seeding", "sampling", "workers", "validation", "metrics")),
     ("rules", ("rules",)),
     ("data", ("data", "datasets")),
     ("formulations", ("formulations",)),

@@ -12,6 +12,7 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
+from ..exceptions import InputError
 from ..formulations.cqm import CQM_CHAIN
 from .matrix import qubo_matrix
 
@@ -81,7 +82,7 @@ def _write_lp(qubo, path):
     names = [lp_name(v) for v in qubo.bqm.variables]
     renamed = [name for i, name in enumerate(names) if LP_format.lp_name(name, "x", i) != name]
     if renamed:
-        raise ValueError(f"docplex would rename the LP variable {renamed[0]!r}; the name map would not hold")
+        raise InputError(f"docplex would rename the LP variable {renamed[0]!r}; the name map would not hold")
     program = quadratic_program(qubo.bqm.binary, names=names)
     Path(path).write_text(to_docplex_mp(program).export_as_lp_string())
     return names

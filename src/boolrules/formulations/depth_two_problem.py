@@ -16,6 +16,7 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
+from ..exceptions import InputError
 from ..rules import Literal, One, Rule, Shape, Zero
 from .model_problem import ModelProblem
 from .standard_form import Group, Layout
@@ -88,11 +89,11 @@ class DepthTwoProblem(ModelProblem):
     def _choice(self, values) -> np.ndarray:
         """(K, 2m) bool literal choice from {"z": ...}, checked."""
         if not isinstance(values, dict) or "z" not in values:
-            raise ValueError(f"values must be a dict with the block z, got {values!r:.80}")
+            raise InputError(f"values must be a dict with the block z, got {values!r:.80}")
         z = np.asarray(values["z"])
         K, m2 = self.max_terms, 2 * self.num_features
         if z.size != K * m2:
-            raise ValueError(f"z must hold {K} x {m2} values (terms x literals), got {z.size}")
+            raise InputError(f"z must hold {K} x {m2} values (terms x literals), got {z.size}")
         return z.reshape(K, m2).round().astype(bool)
 
     def _terms(self, z: np.ndarray) -> list[np.ndarray]:

@@ -8,6 +8,7 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
+from ..exceptions import InputError
 from .qubo_problem import compile_qubo
 from .rule_problem import RuleProblem
 from .standard_form import StandardForm, ToStandardForm, compile_standard_form
@@ -70,7 +71,7 @@ class ModelProblem(RuleProblem):
         form = self.standard_form
         x = np.atleast_2d(np.asarray(x, dtype=float))
         if x.shape[1] != form.num_vars:
-            raise ValueError(f"x has {x.shape[1]} columns, the standard form has {form.num_vars}")
+            raise InputError(f"x has {x.shape[1]} columns, the standard form has {form.num_vars}")
         body = (form.A @ x.T).T
         rows = (body >= form.lower - tol) & (body <= form.upper + tol)
         checked = np.ones(len(form.lower), dtype=bool) if sample_rows else form.row_sample < 0

@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
+from ..exceptions import InputError, InputTypeError
 from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
 from . import repair
 from .model_problem import ModelProblem
@@ -136,11 +137,11 @@ class DepthOneProblem(ModelProblem):
         one literal becomes the equivalent literal or constant and an empty one a constant."""
         needed = ["b", "bt", "k"] if self.parameterized else ["b", "bt"]
         if not isinstance(values, dict) or not set(needed) <= set(values):
-            raise ValueError(f"values must be a dict of the blocks {', '.join(needed)}, got {values!r:.80}")
+            raise InputError(f"values must be a dict of the blocks {', '.join(needed)}, got {values!r:.80}")
         b = np.asarray(values["b"]).round().astype(bool)
         bt = np.asarray(values["bt"]).round().astype(bool)
         if b.shape != (self.num_features,) or bt.shape != (self.num_features,):
-            raise ValueError(f"b and bt must each hold {self.num_features} values")
+            raise InputError(f"b and bt must each hold {self.num_features} values")
         indices = self.feature_indices
         literals = [
             Literal(int(indices[j]), bool(neg))
@@ -151,7 +152,7 @@ class DepthOneProblem(ModelProblem):
         cls = OPERATORS[self.operator]
         k = int(round(values["k"])) if self.parameterized else None
         if k is not None and not 0 <= k <= len(literals):
-            raise ValueError(f"k={k} is outside 0..{len(literals)} (the number of chosen literals)")
+            raise InputError(f"k={k} is outside 0..{len(literals)} (the number of chosen literals)")
         if not literals:  # no literal is true: only Or is false (k = 0 for the others)
             rule = Zero() if self.operator == "Or" else One()
         elif simplify and len(literals) == 1:
@@ -167,7 +168,7 @@ class DepthOneProblem(ModelProblem):
             try:
                 rule = relabel(rule, local)
             except KeyError as err:
-                raise ValueError(f"the rule uses feature {err.args[0]}, which the preselection did not keep "
+                raise InputError(f"the rule uses feature {err.args[0]}, which the preselection did not keep "
                                  f"(kept: {self.features.tolist()})") from None
         return rule.evaluate(self.X) != self.y.astype(bool)
 
@@ -221,7 +222,7 @@ class DepthOneProblem(ModelProblem):
 def check_problem(problem, name: str = "problem") -> DepthOneProblem:
     """`problem` itself, or TypeError naming `name` unless it is a `DepthOneProblem`."""
     if not isinstance(problem, DepthOneProblem):
-        raise TypeError(
+        raise InputTypeError(
             f"{name} must be a DepthOneProblem (build one with boolrules.formulations.depth_one), "
             f"got {type(problem).__name__}"
         )

@@ -7,6 +7,7 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from ..exceptions import InputTypeError
 from ..rules import Rule
 from .standard_form import Layout
 
@@ -79,7 +80,7 @@ class RuleProblem(ABC):
 def check_rule_problem(problem, name: str = "problem") -> RuleProblem:
     """`problem` itself, or TypeError naming `name` unless it is a depth-one or depth-two problem."""
     if not isinstance(problem, RuleProblem):
-        raise TypeError(
+        raise InputTypeError(
             f"{name} must be a DepthOneProblem or DepthTwoProblem (build one with boolrules.formulations.depth_one "
             f"or depth_two), got {type(problem).__name__}"
         )
