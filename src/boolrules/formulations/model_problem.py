@@ -9,7 +9,6 @@ import numpy as np
 import pyomo.environ as pyo
 
 from ..exceptions import InputError
-from .qubo_problem import compile_qubo
 from .rule_problem import RuleProblem
 from .standard_form import StandardForm, ToStandardForm, compile_standard_form
 
@@ -53,6 +52,8 @@ class ModelProblem(RuleProblem):
         """Compile to a `QuboProblem` (docs/formulations.md, "ILP → QUBO"); `eta=False` drops the error
         variables and keeps sample rows as soft penalties, "auto" drops them for AtLeast, AtMost
         and Choose only (where that anneals better)."""
+        from .qubo_problem import compile_qubo  # here, so that building a model does not load dimod
+
         return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
 
     def vector_from_values(self, values: dict) -> np.ndarray:
