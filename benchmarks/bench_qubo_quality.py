@@ -90,7 +90,7 @@ import numpy as np
 
 from boolrules import load_dataset
 from boolrules.backends import get_backend
-from boolrules.formats import load_problem, load_qubo_file, sidecar_path
+from boolrules.formats import export_qubo, load_problem, load_qubo_file, sidecar_path
 from boolrules.formulations import depth_one
 from boolrules.sampling import subsample_rows
 
@@ -290,7 +290,7 @@ def sizes(bqm: dimod.BinaryQuadraticModel) -> dict:
 def exported(qubo, folder: Path, name: str):
     """The QUBO written as a .bqm file with its sidecar, and read back: (the file's BQM relabelled
     to the QUBO's labels, the rebuilt QuboProblem)."""
-    path = qubo.export(folder / f"{name}.bqm", "bqm")
+    path = export_qubo(qubo, folder / f"{name}.bqm", "bqm")
     loaded = load_problem(sidecar_path(path))
     bqm = load_qubo_file(path, "bqm")
     names = loaded.variables  # variable i of the file is labels[i]

@@ -9,6 +9,7 @@ import pytest
 
 from boolrules import DepthOneClassifier, load_dataset
 from boolrules.backends import get_backend
+from boolrules.formats import export_qubo
 from boolrules.formulations import depth_one
 
 
@@ -77,7 +78,7 @@ def test_an_exported_problem_keeps_its_names_through_the_sidecar(problem, data, 
     from boolrules import load_problem
     from boolrules.formats import sidecar_path
 
-    problem.to_qubo(eta=False).export(tmp_path / "q.bqm", "bqm")  # no feature_names passed
+    export_qubo(problem.to_qubo(eta=False), tmp_path / "q.bqm", "bqm")  # no feature_names passed
     loaded = load_problem(sidecar_path(tmp_path / "q.bqm"))
     assert loaded.feature_names == data.feature_names == loaded.problem.feature_names
     result = get_backend("native").solve(loaded.problem)

@@ -18,6 +18,8 @@ _MODULES = {
     "QuantileBinarizer": "data",
     "Dataset": "datasets", "load_csv": "datasets", "load_dataset": "datasets",
     "DepthOneClassifier": "depth_one_classifier",
+    **{name: "exceptions" for name in ("Error", "InputError", "InputTypeError", "FormatError", "ConfigError",
+                                       "MissingFileError", "SolverError")},
     "load_problem": "formats",
     "RuleClassifier": "localsearch",
     "RuleClassifierCV": "model_selection",

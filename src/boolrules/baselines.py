@@ -9,6 +9,7 @@ The other two baselines are scikit-learn's own and are not re-implemented here: 
 import numpy as np
 
 from .estimator import RuleEstimator
+from .exceptions import InputTypeError
 from .metrics import get_metric
 from .rules import Literal
 
@@ -56,6 +57,6 @@ class SingleLiteralClassifier(RuleEstimator):
 def decision_tree_complexity(tree):
     """Number of split nodes of a fitted sklearn decision tree: its complexity (Section 3.4)."""
     if not hasattr(tree, "get_n_leaves"):
-        raise TypeError(f"tree must be a scikit-learn decision tree, got {type(tree).__name__}")
+        raise InputTypeError(f"tree must be a scikit-learn decision tree, got {type(tree).__name__}")
     leaves = tree.get_n_leaves()  # raises NotFittedError on an unfitted tree
     return int(tree.tree_.node_count - leaves)

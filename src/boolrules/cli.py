@@ -578,7 +578,10 @@ def _export(args) -> int:
         step(f"writing {args.format}")
         with _running(f"writing {args.format}"):
             try:
-                written = (problem if content == "model" else qubo).export(path, fmt, data.feature_names)
+                from .formats import export_problem, export_qubo
+
+                written = (export_problem(problem, path, fmt, data.feature_names) if content == "model"
+                           else export_qubo(qubo, path, fmt, data.feature_names))
             except OSError as err:  # the file cannot be written there: bad input, not a failed solver
                 raise UsageError(f"--output: {err}") from err
     if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO

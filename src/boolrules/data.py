@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from .exceptions import InputError
 from .validation import Interval
 
 
@@ -94,7 +95,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
             if values.dtype.kind == "U":
                 column = _as_text(column)
             elif column.dtype.kind != "f":
-                raise ValueError(f"column {name!r} of X was numeric in fit but is text now")
+                raise InputError(f"column {name!r} of X was numeric in fit but is text now")
             block = column[:, None] >= values if op == ">=" else column[:, None] == values
             blocks.append(block & ~missing[:, None])
             if indicator:
@@ -116,7 +117,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         keep[order[first]] = True
         keep &= Xb.any(axis=0) & ~Xb.all(axis=0)
         if not keep.any():
-            raise ValueError(
+            raise InputError(
                 f"every feature of X is constant on its {Xb.shape[0]} rows (n_samples = {Xb.shape[0]}); "
                 "a rule needs a column that varies"
             )
@@ -136,14 +137,14 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         if input_features is not None:
             input_features = np.asarray(input_features, dtype=object)
             if len(input_features) != self.n_features_in_:
-                raise ValueError(
+                raise InputError(
                     f"input_features should have length {self.n_features_in_}, "
                     f"got {len(input_features)}"
                 )
             if hasattr(self, "feature_names_in_") and not np.array_equal(
                 input_features, self.feature_names_in_
             ):
-                raise ValueError("input_features is not equal to feature_names_in_")
+                raise InputError("input_features is not equal to feature_names_in_")
             names = [str(name) for name in input_features]
         return np.asarray(
             [
@@ -176,7 +177,7 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         or str values, and a boolean mask of the missing ones."""
         if isinstance(X, pd.DataFrame):
             if X.shape[0] == 0 or X.shape[1] == 0:
-                raise ValueError(f"X needs at least one row and one column, got shape {X.shape}")
+                raise InputError(f"X needs at least one row and one column, got shape {X.shape}")
             check_no_datetimes(X, "X")
             validate_data(self, X, skip_check_array=True, reset=reset)
             raw = [X.iloc[:, j] for j in range(X.shape[1])]
@@ -196,7 +197,7 @@ def check_no_datetimes(frame, name):
              if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype)
              or isinstance(dtype, pd.PeriodDtype)]
     if dated:
-        raise ValueError(
+        raise InputError(
             f"column(s) {', '.join(map(repr, dated))} of {name} hold dates or times, which are not binarized; "
             "turn them into numbers or parts first (e.g. days since a date, the month)"
         )
@@ -216,7 +217,7 @@ def _column(values, name, missing):
     if missing == "error":
         bad |= absent
     if bad.any():
-        raise ValueError(
+        raise InputError(
             f"column {name!r} of X contains NaN or infinity in {int(bad.sum())} rows; "
             "drop or impute them first"
             + (", or pass missing=\"indicator\"" if missing == "error" and absent.any() else "")

@@ -21,6 +21,7 @@ from sklearn.utils.validation import (
 )
 
 from .data import QuantileBinarizer, check_no_datetimes
+from .exceptions import InputError, InputTypeError
 from .metrics import METRICS, score_counts
 from .seeding import draw_seed
 from .validation import check_binary_matrix
@@ -49,7 +50,7 @@ def _one_row(x):
             return x.reshape(1, -1)
         rows = len(x) if x.ndim == 2 else None
     if rows != 1:
-        raise ValueError(f"x must be one sample (a 1-D array, a Series or one row), got shape {np.shape(x)}")
+        raise InputError(f"x must be one sample (a 1-D array, a Series or one row), got shape {np.shape(x)}")
     return x
 
 
@@ -93,7 +94,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             try:
                 return validate_data(self, X, *y, reset=reset)
             except TypeError as err:  # numpy's words for an uncastable object array; name the argument
-                raise TypeError(f"X must hold numbers: {err}") from err
+                raise InputTypeError(f"X must hold numbers: {err}") from err
         check_no_datetimes(X, "X")  # before numpy meets them (DTypePromotionError)
         validated = validate_data(self, X, *y, reset=reset, dtype=None, ensure_all_finite=False)
         return (X, validated[1]) if y else X
@@ -131,7 +132,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if len(self.classes_) < 2:
-            raise ValueError(
+            raise InputError(
                 f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes"
             )
         rng = check_random_state(getattr(self, "random_state", None))
@@ -159,7 +160,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
 
         check_is_fitted(self)
         if self.estimators_ is not None:
-            raise ValueError("a multi-class fit has one rule per class: export each of estimators_")
+            raise InputError("a multi-class fit has one rule per class: export each of estimators_")
         binarizer = self.binarizer_ if hasattr(self.binarizer_, "encodings_") else None
         return export_rule(self.rule_, format, self.feature_names_, binarizer)
 
@@ -184,7 +185,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         features, with text (`str`), a dict (`to_dict`) and a plot (see `rules/explain.py`)."""
         check_is_fitted(self)
         if self.estimators_ is not None:
-            raise ValueError(f"explain works on a two-class classifier; this one has {len(self.classes_)} classes: "
+            raise InputError(f"explain works on a two-class classifier; this one has {len(self.classes_)} classes: "
                              "explain with one of its one-vs-rest estimators_ instead")
         X = _one_row(x)
         X = self._check_X(X, reset=False)
@@ -204,7 +205,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             return super().score(X, y)
         unknown = ~np.isin(y, self.classes_)
         if unknown.any():  # the metric splits y by classes_[1]: any other label would count as classes_[0]
-            raise ValueError(f"y holds label(s) {np.unique(y[unknown])[:5].tolist()} that are not among the "
+            raise InputError(f"y holds label(s) {np.unique(y[unknown])[:5].tolist()} that are not among the "
                              f"classes the model was fit on, {self.classes_.tolist()}")
         predicted = self.predict(X) == self.classes_[1]
         return score_counts(self.metric, y == self.classes_[1], predicted)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .exceptions import InputError
 from .validation import check_binary_labels
 
 __all__ = ["METRICS", "get_metric", "score_counts", "balanced_sample_weight"]
@@ -67,7 +68,7 @@ def get_metric(name: str):
     try:
         return METRICS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}") from None
+        raise InputError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}") from None
 
 
 def score_counts(name: str, y_true, y_pred) -> float:
@@ -76,9 +77,9 @@ def score_counts(name: str, y_true, y_pred) -> float:
     y_true = check_binary_labels(y_true, "y_true").astype(bool)
     y_pred = check_binary_labels(y_pred, "y_pred").astype(bool)
     if len(y_true) != len(y_pred):
-        raise ValueError(f"y_true and y_pred must have the same length, got {len(y_true)} and {len(y_pred)}")
+        raise InputError(f"y_true and y_pred must have the same length, got {len(y_true)} and {len(y_pred)}")
     if not len(y_true):
-        raise ValueError("y_true and y_pred are empty; a score needs at least one sample")
+        raise InputError("y_true and y_pred are empty; a score needs at least one sample")
     tp = int(np.count_nonzero(y_true & y_pred))
     fp = int(np.count_nonzero(~y_true & y_pred))
     fn = int(np.count_nonzero(y_true & ~y_pred))
@@ -91,5 +92,5 @@ def balanced_sample_weight(y) -> np.ndarray:
     n = len(y)
     num_pos = int(y.sum())
     if num_pos in (0, n):
-        raise ValueError("balanced weights need both classes in y")
+        raise InputError("balanced weights need both classes in y")
     return np.where(y, n / (2 * num_pos), n / (2 * (n - num_pos)))

@@ -19,6 +19,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .estimator import RuleEstimator
+from .exceptions import InputError
 from .localsearch import RuleClassifier
 from .localsearch.classifier import ALL_OPERATORS
 from .metrics import score_counts
@@ -138,7 +139,7 @@ class RuleClassifierCV(RuleEstimator):
             bad = [v for v in values if isinstance(v, bool) or not isinstance(v, kind) or not v >= low
                    or not np.isfinite(float(v))]
             if not values or bad:
-                raise ValueError(f"{name} must be a non-empty list of {'integers' if kind is Integral else 'numbers'}"
+                raise InputError(f"{name} must be a non-empty list of {'integers' if kind is Integral else 'numbers'}"
                                  f" >= {low}, got {values!r}")
             grids.append(np.unique(np.asarray(values, dtype=int if kind is Integral else float)))
         return grids[0], grids[1]
@@ -146,7 +147,7 @@ class RuleClassifierCV(RuleEstimator):
     def _check_params(self):
         self._grid()
         if self.num_iterations is None and self.time_budget is None:
-            raise ValueError("num_iterations=None (no cap on iterations) needs a time_budget to end each fit; "
+            raise InputError("num_iterations=None (no cap on iterations) needs a time_budget to end each fit; "
                              "give num_iterations or time_budget=SECONDS")
 
     def _one_vs_rest_params(self, num_classes: int) -> dict:

@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 
+from .exceptions import InputTypeError
+
 __all__ = ["MAX_SEED", "draw_seed"]
 
 # dwave-samplers refuses seeds of 2**31 and above (its message says 2**32 - 1): one bound for every seed drawn.
@@ -18,6 +20,6 @@ def draw_seed(rng: random.Random | np.random.RandomState, size=None):
     or an array of `size` of them (numpy only)."""
     if isinstance(rng, random.Random):
         if size is not None:
-            raise TypeError("a random.Random draws one seed at a time; size needs a numpy RandomState")
+            raise InputTypeError("a random.Random draws one seed at a time; size needs a numpy RandomState")
         return rng.randrange(MAX_SEED)
     return rng.randint(MAX_SEED, size=size)

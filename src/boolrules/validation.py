@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils import _param_validation
 
+from .exceptions import InputError, InputTypeError
+
 __all__ = [
-    "BackendSpec",
     "Interval",
-    "OperatorSpec",
     "check_binary_labels",
     "check_binary_matrix",
     "check_bool",
@@ -28,31 +28,31 @@ __all__ = [
 def check_bool(value, name: str) -> bool:
     """`value` as a bool (Python's or numpy's), or TypeError naming `name`: 1 or "yes" are refused."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be true or false, got {value!r}")
+        raise InputTypeError(f"{name} must be true or false, got {value!r}")
     return bool(value)
 
 
 def check_integer(value, name: str, low: int | None = None, high: int | None = None) -> int:
     """`value` as an int, or TypeError/ValueError naming `name` and the allowed range."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+        raise InputTypeError(f"{name} must be an integer, got {value!r}")
     value = int(value)
     if low is not None and value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
+        raise InputError(f"{name} must be >= {low}, got {value}")
     if high is not None and value > high:
-        raise ValueError(f"{name} must be <= {high}, got {value}")
+        raise InputError(f"{name} must be <= {high}, got {value}")
     return value
 
 
 def check_number(value, name: str, low: float | None = None) -> float:
     """`value` as a finite float (>= `low` when given), or an error naming `name`."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {value!r}")
+        raise InputTypeError(f"{name} must be a number, got {value!r}")
     value = float(value)
     if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
+        raise InputError(f"{name} must be finite, got {value}")
     if low is not None and value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
+        raise InputError(f"{name} must be >= {low}, got {value}")
     return value
 
 
@@ -62,16 +62,16 @@ def check_binary_matrix(X, name: str = "X") -> np.ndarray:
         X = X.to_numpy()
     X = np.asarray(X)
     if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D matrix of 0/1 values, got an array of shape {X.shape}")
+        raise InputError(f"{name} must be a 2-D matrix of 0/1 values, got an array of shape {X.shape}")
     if X.dtype == bool:
         return X.view(np.uint8)
     if X.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold numbers 0/1 or bools, got dtype {X.dtype}")
+        raise InputTypeError(f"{name} must hold numbers 0/1 or bools, got dtype {X.dtype}")
     if X.dtype.kind == "f" and np.isnan(X).any():
-        raise ValueError(f"{name} contains NaN; rules need 0/1 features")
+        raise InputError(f"{name} contains NaN; rules need 0/1 features")
     if X.size and not np.isin(X, (0, 1)).all():
         bad = X[~np.isin(X, (0, 1))].flat[0]
-        raise ValueError(
+        raise InputError(
             f"{name} must be binary (0/1), found the value {bad!r}; binarize it first "
             "(boolrules.QuantileBinarizer)"
         )
@@ -83,12 +83,12 @@ def check_binary_labels(y, name: str = "y", n: int | None = None) -> np.ndarray:
     y = np.asarray(y)
     if y.ndim != 1 or (n is not None and len(y) != n):
         count = "" if n is None else f"{n} "
-        raise ValueError(f"{name} must be a 1-D array of {count}labels, one per row, got shape {y.shape}")
+        raise InputError(f"{name} must be a 1-D array of {count}labels, one per row, got shape {y.shape}")
     if y.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold 0/1 labels (binary numbers or bools), got dtype {y.dtype}")
+        raise InputTypeError(f"{name} must hold 0/1 labels (binary numbers or bools), got dtype {y.dtype}")
     bad = ~np.isin(y, (0, 1))
     if bad.any():
-        raise ValueError(f"{name} must hold 0/1 labels (binary numbers or bools), found the value {y[bad][0].item()!r}")
+        raise InputError(f"{name} must hold 0/1 labels (binary numbers or bools), found the value {y[bad][0].item()!r}")
     return y.astype(np.uint8)
 
 
@@ -97,22 +97,22 @@ def check_sample_weight(sample_weight, n: int, name: str = "sample_weight") -> n
     try:
         w = np.array(sample_weight, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of numbers, got {sample_weight!r:.80}") from None
+        raise InputTypeError(f"{name} must be an array of numbers, got {sample_weight!r:.80}") from None
     if w.shape != (n,):
-        raise ValueError(f"{name} has shape {w.shape}, expected one weight per sample ({n},)")
+        raise InputError(f"{name} has shape {w.shape}, expected one weight per sample ({n},)")
     if not np.isfinite(w).all() or (w < 0).any():
-        raise ValueError(f"{name} must be finite and >= 0")
+        raise InputError(f"{name} must be finite and >= 0")
     with np.errstate(over="ignore"):
         total = w.sum()
     if not np.isfinite(total):  # every objective and QUBO coefficient is a sum of weights
-        raise ValueError(f"{name} is too large: its sum overflows to {total}; scale the weights down")
+        raise InputError(f"{name} is too large: its sum overflows to {total}; scale the weights down")
     return w
 
 
 def check_path(value, name: str) -> Path:
     """`value` as a `Path`, or TypeError naming `name` unless it is a str or os.PathLike."""
     if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a str or os.PathLike, got {type(value).__name__}")
+        raise InputTypeError(f"{name} must be a str or os.PathLike, got {type(value).__name__}")
     return Path(value)
 
 

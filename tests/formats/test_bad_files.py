@@ -13,7 +13,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from boolrules.formats import LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_qubo, load_qubo_file, writers
+from boolrules.formats import LOAD_FORMATS, PROBLEM_FORMATS, QUBO_FORMATS, export_problem, export_qubo, load_qubo_file, writers
 
 from ..errors import assert_raises_clearly
 
@@ -287,7 +287,7 @@ def test_a_failed_write_leaves_the_target_untouched(tmp_path, monkeypatch, atlea
     monkeypatch.setitem(table, fmt, _failing(table[fmt]))
     target = tmp_path / f"out.{fmt}"
     target.write_text("the previous export")
-    assert_raises_clearly(OSError, lambda: (atleast_qubo if what == "qubo" else atleast_problem).export(target, fmt), str(target), "No space left")
+    assert_raises_clearly(OSError, lambda: (export_qubo(atleast_qubo, target, fmt) if what == "qubo" else export_problem(atleast_problem, target, fmt)), str(target), "No space left")
     assert target.read_text() == "the previous export"
     assert sorted(tmp_path.iterdir()) == [target]  # no temporary file left behind
 
@@ -299,7 +299,7 @@ def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, atleast_qubo
 
     monkeypatch.setitem(writers.QUBO_WRITERS, "json", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        atleast_qubo.export(tmp_path / "out.json", "json")
+        export_qubo(atleast_qubo, tmp_path / "out.json", "json")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -312,7 +312,7 @@ def test_an_interrupted_write_leaves_nothing(tmp_path, monkeypatch, atleast_qubo
 def test_writing_to_a_bad_place(tmp_path, atleast_qubo, target, error, names):
     (tmp_path / "file.txt").write_text("x")
     before = sorted(tmp_path.iterdir())
-    assert_raises_clearly(error, lambda: atleast_qubo.export(tmp_path / target, "bqm"), *names)
+    assert_raises_clearly(error, lambda: export_qubo(atleast_qubo, tmp_path / target, "bqm"), *names)
     assert sorted(tmp_path.iterdir()) == before
 
 

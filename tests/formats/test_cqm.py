@@ -3,14 +3,14 @@
 import dimod
 import numpy as np
 
-from boolrules.formats import load_qubo_file
+from boolrules.formats import export_qubo, load_qubo_file
 from boolrules.formulations.cqm import to_cqm
 
 from ..errors import assert_raises_clearly
 
 
 def test_cqm_round_trip_is_the_standard_form(tmp_path, problem, qubo):
-    cqm = load_qubo_file(qubo.export(tmp_path / "problem.cqm", "cqm"), "cqm")
+    cqm = load_qubo_file(export_qubo(qubo, tmp_path / "problem.cqm", "cqm"), "cqm")
     form = problem.standard_form
     assert cqm.is_equal(to_cqm(problem.standard_form))
     assert sorted(cqm.constraints) == sorted(form.row_names)

@@ -12,7 +12,7 @@ import pytest
 
 from boolrules import load_problem as top_level_load_problem
 from boolrules.cli import main
-from boolrules.formats import load_problem, sidecar_path
+from boolrules.formats import export_problem, export_qubo, load_problem, sidecar_path
 from boolrules.formulations import depth_two
 
 from ..errors import assert_raises_clearly
@@ -22,7 +22,7 @@ from ..errors import assert_raises_clearly
 def exported(tmp_path_factory, atleast_problem):
     """`atleast_problem`'s QUBO with η written as qbsolv text (numbered variables), and its sidecar."""
     qubo = atleast_problem.to_qubo(eta=True)
-    path = qubo.export(tmp_path_factory.mktemp("decode") / "q.qubo", "qubo", [f"x{j}" for j in range(4)])
+    path = export_qubo(qubo, tmp_path_factory.mktemp("decode") / "q.qubo", "qubo", [f"x{j}" for j in range(4)])
     return qubo, sidecar_path(path)
 
 
@@ -88,7 +88,7 @@ def test_a_depth_two_qubo_round_trips(tmp_path):
     X = np.random.default_rng(1).integers(0, 2, (6, 3))
     problem = depth_two(X, np.array([0, 1, 1, 0, 1, 0]), "DNF", max_terms=2, max_literals_per_term=2, lam=0.1)
     qubo = problem.to_qubo(eta=False)
-    loaded = load_problem(sidecar_path(qubo.export(tmp_path / "dnf.json", "json")))
+    loaded = load_problem(sidecar_path(export_qubo(qubo, tmp_path / "dnf.json", "json")))
     assert loaded.qubo.bqm == qubo.bqm
     rows = np.random.default_rng(2).integers(0, 2, (5, qubo.num_variables))
     assert loaded.decode(rows).objective == min(qubo.objective(qubo.decode(row)) for row in rows)
@@ -178,9 +178,9 @@ def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, ex
 
 
 def test_feature_names_are_checked_before_anything_is_written(tmp_path, atleast_qubo):
-    assert_raises_clearly(ValueError, lambda: atleast_qubo.export(tmp_path / "q.bqm", "bqm", ["a", "b"]),
+    assert_raises_clearly(ValueError, lambda: export_qubo(atleast_qubo, tmp_path / "q.bqm", "bqm", ["a", "b"]),
                           "feature_names has 2 names", "4 features")
-    assert_raises_clearly(TypeError, lambda: atleast_qubo.problem.export(tmp_path / "m.lp", "lp", "abcd"),
+    assert_raises_clearly(TypeError, lambda: export_problem(atleast_qubo.problem, tmp_path / "m.lp", "lp", "abcd"),
                           "feature_names must be a list")
     assert list(tmp_path.iterdir()) == []
 
@@ -200,8 +200,8 @@ def test_a_preselected_problem_decodes_to_its_original_columns(tmp_path):
     qubo = problem.to_qubo(eta=False)
     names = [f"col{j}" for j in range(9)]
     with pytest.raises(ValueError, match="feature_names"):
-        qubo.export(tmp_path / "short.bqm", "bqm", names[:5])  # names stop before a kept column
-    loaded = load_problem(sidecar_path(qubo.export(tmp_path / "q.bqm", "bqm", names)))
+        export_qubo(qubo, tmp_path / "short.bqm", "bqm", names[:5])  # names stop before a kept column
+    loaded = load_problem(sidecar_path(export_qubo(qubo, tmp_path / "q.bqm", "bqm", names)))
     samples = SimulatedAnnealingSampler().sample(qubo.bqm, num_reads=20, seed=0)
     decoding = loaded.decode(samples)
     assert decoding.rule == qubo.decode_best(samples, polish=False)[0]

@@ -30,7 +30,7 @@ def test_a_failed_write_leaves_no_partial_file(tmp_path, qubo, monkeypatch):
 
     monkeypatch.setattr(shutil, "copyfileobj", disk_full)
     with pytest.raises(OSError, match="No space left"):
-        qubo.export(path, "bqm")
+        export_qubo(qubo, path, "bqm")
     assert path.read_text() == "the previous export" and list(tmp_path.iterdir()) == [path]
 
 
@@ -40,7 +40,7 @@ def test_a_failed_rename_leaves_no_file(tmp_path, problem, monkeypatch):
 
     monkeypatch.setattr(files.os, "replace", fail)
     with pytest.raises(PermissionError):
-        problem.export(tmp_path / "model.mps", "mps")
+        export_problem(problem, tmp_path / "model.mps", "mps")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -53,5 +53,5 @@ def test_a_failed_sidecar_leaves_neither_file(tmp_path, qubo, monkeypatch):
 
     monkeypatch.setattr(files, "qubo_sidecar", fail)
     with pytest.raises(RuntimeError, match="no sidecar today"):
-        qubo.export(path, "json")
+        export_qubo(qubo, path, "json")
     assert path.read_text() == "the previous export" and list(tmp_path.iterdir()) == [path]

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from boolrules.formats import LOAD_FORMATS, load_qubo_file
+from boolrules.formats import LOAD_FORMATS, export_problem, export_qubo, load_qubo_file
 
 
 @pytest.mark.parametrize("format", LOAD_FORMATS)
 def test_truncated_files_are_refused(tmp_path, qubo, format):
-    path = qubo.export(tmp_path / f"qubo.{format}", "cqm" if format == "cqm" else format)
+    path = export_qubo(qubo, tmp_path / f"qubo.{format}", "cqm" if format == "cqm" else format)
     data = path.read_bytes()
     for keep in (len(data) // 3, len(data) - 10):
         path.write_bytes(data[:keep])
@@ -22,13 +22,13 @@ def test_truncated_files_are_refused(tmp_path, qubo, format):
     ("json", "bqm"),
 ])
 def test_files_of_another_format_are_refused(tmp_path, qubo, format, written_as):
-    path = qubo.export(tmp_path / "model", written_as)
+    path = export_qubo(qubo, tmp_path / "model", written_as)
     with pytest.raises(ValueError, match=f"{path} is not a valid '{format}' file"):
         load_qubo_file(path, format)
 
 
 def test_a_model_lp_with_constraints_is_no_qubo(tmp_path, problem):
-    path = problem.export(tmp_path / "model.lp", "lp")
+    path = export_problem(problem, tmp_path / "model.lp", "lp")
     with pytest.raises(ValueError, match=f"has {problem.num_constraints} constraints; a QUBO has none"):
         load_qubo_file(path, "lp")
 
@@ -43,7 +43,7 @@ def test_a_model_lp_with_constraints_is_no_qubo(tmp_path, problem):
     ("ising", lambda obj: {**obj, "extra": 1}, "an Ising file holds exactly"),
 ])
 def test_corrupt_json_is_refused(tmp_path, qubo, format, edit, match):
-    path = qubo.export(tmp_path / "qubo.json", format)
+    path = export_qubo(qubo, tmp_path / "qubo.json", format)
     path.write_text(json.dumps(edit(json.loads(path.read_text()))))
     with pytest.raises(ValueError, match=match):
         load_qubo_file(path, format)
@@ -58,14 +58,14 @@ def test_corrupt_json_is_refused(tmp_path, qubo, format, edit, match):
     (lambda lines: lines + ["0 1"], r"expected 'i j bias', got '0 1'"),
 ])
 def test_corrupt_qbsolv_is_refused(tmp_path, qubo, edit, match):
-    path = qubo.export(tmp_path / "qubo.qubo", "qubo")
+    path = export_qubo(qubo, tmp_path / "qubo.qubo", "qubo")
     path.write_text("\n".join(edit(path.read_text().splitlines())))
     with pytest.raises(ValueError, match=match):
         load_qubo_file(path, "qubo")
 
 
 def test_corrupt_bqm_header_is_refused(tmp_path, qubo):
-    path = qubo.export(tmp_path / "qubo.bqm", "bqm")
+    path = export_qubo(qubo, tmp_path / "qubo.bqm", "bqm")
     data = bytearray(path.read_bytes())
     data[0:8] = b"NOTDIMOD"
     path.write_bytes(bytes(data))

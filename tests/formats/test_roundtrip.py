@@ -19,7 +19,7 @@ from qiskit_aer import AerSimulator
 
 from boolrules.backends import get_backend
 from boolrules.cli import main
-from boolrules.formats import QUBO_FORMATS, load_problem, sidecar_path
+from boolrules.formats import QUBO_FORMATS, export_problem, export_qubo, load_problem, sidecar_path
 from boolrules.formulations import depth_one
 
 FEATURES = ["age >= 40", "smoker"]
@@ -137,7 +137,7 @@ def decode_cli(capsys, sidecar, samples, tmp_path) -> dict:
 
 @pytest.mark.parametrize("format", QUBO_FORMATS)
 def test_every_format_solved_elsewhere_decodes_to_pythons_objective(capsys, tmp_path, qubo, format):
-    path = qubo.export(tmp_path / f"qubo.{format}", format, FEATURES)
+    path = export_qubo(qubo, tmp_path / f"qubo.{format}", format, FEATURES)
     side = sidecar_path(path)
     sidecar = json.loads(side.read_text())
     samples, rows, energy = solve_elsewhere(path, format, sidecar, tmp_path)
@@ -169,7 +169,7 @@ def test_every_format_solved_elsewhere_decodes_to_pythons_objective(capsys, tmp_
 @pytest.mark.parametrize("format", ["lp", "mps"])
 def test_model_files_solved_by_highs_decode_to_the_optimum(capsys, tmp_path, qubo, format):
     problem = qubo.problem
-    path = problem.export(tmp_path / f"model.{format}", format, FEATURES)
+    path = export_problem(problem, tmp_path / f"model.{format}", format, FEATURES)
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
@@ -182,7 +182,7 @@ def test_model_files_solved_by_highs_decode_to_the_optimum(capsys, tmp_path, qub
 
 
 def test_load_problem_decodes_in_python(tmp_path, qubo):
-    loaded = load_problem(sidecar_path(qubo.export(tmp_path / "q.bqm", "bqm", FEATURES)))
+    loaded = load_problem(sidecar_path(export_qubo(qubo, tmp_path / "q.bqm", "bqm", FEATURES)))
     assert loaded.feature_names == FEATURES and loaded.qubo.labels == qubo.labels
     rows = np.unique(np.random.default_rng(0).integers(0, 2, (30, qubo.num_variables)), axis=0)  # distinct
     decoding = loaded.decode(rows)

@@ -10,7 +10,7 @@ from ommx.artifact import Artifact
 from qiskit import qasm3
 
 from boolrules.backends import get_backend
-from boolrules.formats import export_qubo, load_qubo_file, lp_name, sidecar_path
+from boolrules.formats import export_problem, export_qubo, load_qubo_file, lp_name, sidecar_path
 from boolrules.formats.qiskit import measured_qaoa_circuit
 
 
@@ -30,7 +30,7 @@ def loaded_energies(model, format, qubo, samples):
 
 @pytest.mark.parametrize("format", ["bqm", "json", "ising", "qubo", "lp", "npz", "mtx", "ommx"])
 def test_qubo_round_trip_keeps_every_energy(tmp_path, qubo, samples, format):
-    path = qubo.export(tmp_path / f"qubo.{format}", format)
+    path = export_qubo(qubo, tmp_path / f"qubo.{format}", format)
     assert sorted(tmp_path.iterdir()) == [path, sidecar_path(path)]
     model = load_qubo_file(path, format)
     assert model.num_variables == qubo.num_variables
@@ -45,7 +45,7 @@ def test_bqm_json_and_ising_keep_the_labels(tmp_path, qubo):
 
 
 def test_qasm3_is_the_measured_qaoa_ansatz_with_readable_angles(tmp_path, qubo):
-    text = qubo.export(tmp_path / "qaoa.qasm", "qasm3").read_text()
+    text = export_qubo(qubo, tmp_path / "qaoa.qasm", "qasm3").read_text()
     assert text == qasm3.dumps(measured_qaoa_circuit(qubo))
     assert text.startswith("OPENQASM 3.0;") and f"qubit[{qubo.num_variables}] q;" in text
     assert text.count("input float[64]") == 2  # β and γ of reps=1, left for the user to bind
@@ -61,7 +61,7 @@ def test_qasm3_is_the_measured_qaoa_ansatz_with_readable_angles(tmp_path, qubo):
 def test_lp_names_with_eta_are_the_files(tmp_path, atleast_problem):
     """docplex writes eta[5] as _eta(5) (an LP name may not start with e): the name map says so too."""
     qubo = atleast_problem.to_qubo(eta=True)
-    path = qubo.export(tmp_path / "qubo.lp", "lp")
+    path = export_qubo(qubo, tmp_path / "qubo.lp", "lp")
     names = [lp_name(v) for v in qubo.labels]
     assert "_eta(5)" in names and "eta(5)" not in names
     assert set(load_qubo_file(path, "lp").variables) == set(names)
@@ -73,7 +73,7 @@ def test_lp_names_with_eta_are_the_files(tmp_path, atleast_problem):
 
 @pytest.mark.parametrize("format", ["lp", "mps"])
 def test_problem_files_are_the_model(tmp_path, problem, format):
-    path = problem.export(tmp_path / f"model.{format}", format)
+    path = export_problem(problem, tmp_path / f"model.{format}", format)
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     assert highs.readModel(str(path)) == highspy.HighsStatus.kOk
@@ -88,7 +88,7 @@ def test_problem_files_are_the_model(tmp_path, problem, format):
 
 def test_problem_ommx_is_the_model(tmp_path, problem):
     """OMMX's own reader: the same variables, every point's objective and feasibility as the model's."""
-    instance = Artifact.load_archive(str(problem.export(tmp_path / "model.ommx", "ommx"))).instance
+    instance = Artifact.load_archive(str(export_problem(problem, tmp_path / "model.ommx", "ommx"))).instance
     form = problem.standard_form
     assert [v.name for v in instance.decision_variables] == form.var_names
     greedy = problem.greedy_point()  # feasible, its objective the greedy rule's

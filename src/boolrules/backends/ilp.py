@@ -14,7 +14,7 @@ import os
 import time
 from functools import partial
 
-from ..formulations.depth_two_problem import check_rule_problem
+from ..formulations.rule_problem import check_rule_problem
 from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
 from .base import Backend, Result, cause, failed, register_backend, unknown_options

@@ -28,7 +28,7 @@ from types import MappingProxyType
 
 import dimod
 
-from ..formulations.depth_two_problem import check_rule_problem
+from ..formulations.rule_problem import check_rule_problem
 from ..formulations.qubo_problem import check_compile_option
 from ..seeding import MAX_SEED, draw_seed
 from ..validation import check_bool, check_integer, check_number

@@ -23,6 +23,8 @@ from sklearn.datasets import load_breast_cancer
 from boolrules.data import QuantileBinarizer
 from boolrules.validation import check_path
 
+from ..exceptions import InputError, MissingFileError
+
 DATASETS = (
     "breast_cancer",
     "credit_risk",
@@ -75,7 +77,7 @@ def load_dataset(name, data_dir=None, num_bins=10, *, paper_layout=False, missin
     missing values (``"indicator"``), and binarize it."""
     _check_missing(missing)
     if name not in DATASETS:
-        raise ValueError(f"unknown dataset name {name!r}; known names: {', '.join(DATASETS)}")
+        raise InputError(f"unknown dataset name {name!r}; known names: {', '.join(DATASETS)}")
     if name == "breast_cancer":
         bunch = load_breast_cancer(as_frame=True)
         frame, positive = bunch.data, bunch.target == 0  # sklearn codes malignant as 0
@@ -85,10 +87,10 @@ def load_dataset(name, data_dir=None, num_bins=10, *, paper_layout=False, missin
         try:
             frame, positive = read(path)
         except (OSError, EOFError, ValueError, KeyError, pd.errors.ParserError) as err:  # gzip, CSV, columns
-            raise ValueError(f"dataset file {path} is not a valid {name} file: {type(err).__name__}: {err}") from err
+            raise InputError(f"dataset file {path} is not a valid {name} file: {type(err).__name__}: {err}") from err
     complete = _kept_rows(frame, missing)
     if not complete.any():
-        raise ValueError(f"dataset {name!r} has no complete rows" + ("" if name == "breast_cancer" else f" in {path}"))
+        raise InputError(f"dataset {name!r} has no complete rows" + ("" if name == "breast_cancer" else f" in {path}"))
     binarizer = QuantileBinarizer(num_bins=num_bins, paper_layout=paper_layout, missing=_binarizer_missing(missing))
     return _binarized(frame[complete], np.asarray(positive)[complete], name, binarizer, dropped=(~complete).sum())
 
@@ -106,30 +108,30 @@ def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive
     _check_missing(missing)
     path = check_path(path, "path")
     if not path.is_file():
-        raise FileNotFoundError(f"CSV file {path} " + ("is a folder" if path.is_dir() else "does not exist"))
+        raise MissingFileError(f"CSV file {path} " + ("is a folder" if path.is_dir() else "does not exist"))
     try:
         frame = pd.read_csv(path)
     except (OSError, EOFError, ValueError) as err:  # unreadable, corrupt gzip, not CSV
-        raise ValueError(f"cannot read CSV file {path}: {str(err).strip()}") from err
+        raise InputError(f"cannot read CSV file {path}: {str(err).strip()}") from err
     if label not in frame.columns:
-        raise ValueError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
+        raise InputError(f"column {label!r} is not in {path}; its columns: {', '.join(map(str, frame.columns))}")
     if frame.shape[1] < 2:
-        raise ValueError(f"{path} has no feature columns besides the label {label!r}")
+        raise InputError(f"{path} has no feature columns besides the label {label!r}")
     complete = _kept_rows(frame, missing) & frame[label].notna().to_numpy()
     frame = frame[complete]
     values = _sorted_values(frame[label])
     if len(values) < 2:
-        raise ValueError(f"column {label!r} of {path} holds {len(values)} distinct value(s) in complete rows; "
+        raise InputError(f"column {label!r} of {path} holds {len(values)} distinct value(s) in complete rows; "
                          "a classifier needs two classes")
     if positive is None:
         if len(values) != 2:
-            raise ValueError(f"column {label!r} has {len(values)} distinct values, not 2: pass {positive_name} VALUE "
+            raise InputError(f"column {label!r} has {len(values)} distinct values, not 2: pass {positive_name} VALUE "
                              f"to name the positive class (values: {_some(values)})")
         chosen = values[1]
     else:
         matches = [value for value in values if _names(positive, value)]
         if not matches:
-            raise ValueError(f"{positive_name} {positive!r} is not a value of column {label!r} "
+            raise InputError(f"{positive_name} {positive!r} is not a value of column {label!r} "
                              f"(values: {_some(values)})")
         chosen = matches[0]
     binarizer = QuantileBinarizer(num_bins=num_bins, paper_layout=paper_layout, missing=_binarizer_missing(missing))
@@ -139,7 +141,7 @@ def load_csv(path, label, positive=None, num_bins=10, *, positive_name="positive
 
 def _check_missing(missing):
     if missing not in ("drop", "indicator"):
-        raise ValueError(f"missing must be 'drop' or 'indicator', got {missing!r}")
+        raise InputError(f"missing must be 'drop' or 'indicator', got {missing!r}")
 
 
 def _kept_rows(frame, missing) -> np.ndarray:
@@ -190,7 +192,7 @@ def _find_file(filename, data_dir):
     """Return the path of ``filename`` in the data folder (``_data_dir``)."""
     path = _data_dir(data_dir) / filename
     if not path.is_file():
-        raise FileNotFoundError(
+        raise MissingFileError(
             f"dataset file {filename!r} not found; looked in: {path}. "
             "Pass data_dir=... or set the BOOLRULES_DATA environment variable to its folder."
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import dimod
 import numpy as np
 
+from ..exceptions import FormatError
 from ..rules import Rule
 from .sidecar import read_sidecar, rebuild
 
@@ -85,7 +86,7 @@ class LoadedProblem:
             spin = self.sidecar["vartype"] == "SPIN"
         allowed = (-1, 1) if spin else (0, 1)
         if not np.isin(rows, allowed).all():
-            raise ValueError(f"sample values must be {' or '.join(map(str, allowed))} for this "
+            raise FormatError(f"sample values must be {' or '.join(map(str, allowed))} for this "
                              f"{'SPIN' if spin else 'BINARY'} {self.format} file")
         return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts
 
@@ -127,7 +128,7 @@ def load_problem(sidecar) -> LoadedProblem:
     try:
         return LoadedProblem(sidecar_dict, sidecar)
     except (ValueError, TypeError) as err:
-        raise ValueError(f"{sidecar}: {err}") from err
+        raise FormatError(f"{sidecar}: {err}") from err
 
 
 def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, bool | None]:
@@ -138,10 +139,10 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
         try:
             samples = dimod.SampleSet.from_serializable(samples)
         except (KeyError, TypeError, ValueError, IndexError) as err:
-            raise ValueError(f"the samples are not a valid serialized dimod SampleSet: {err!r}") from None
+            raise FormatError(f"the samples are not a valid serialized dimod SampleSet: {err!r}") from None
     if isinstance(samples, dimod.SampleSet):
         if len(samples) == 0:
-            raise ValueError("the sample set is empty")
+            raise FormatError("the sample set is empty")
         names = [str(v) for v in samples.variables]
         _check_names(names, position)
         order = [names.index(v) for v in variables]
@@ -155,21 +156,21 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
     if isinstance(samples, dict):
         if samples and _is_counts(samples, n):
             if not binary_file:
-                raise ValueError("Qiskit counts are bitstrings over binary variables; a model file's samples are "
+                raise FormatError("Qiskit counts are bitstrings over binary variables; a model file's samples are "
                                  "{variable: value} dicts or a SampleSet")
             return [[int(c) for c in reversed(key)] for key in samples], np.array(list(samples.values()), float), False
         samples = [samples]
     if not isinstance(samples, list) or not samples:
-        raise ValueError("samples must be a dict, a SampleSet, a bitstring or a non-empty list of samples; "
+        raise FormatError("samples must be a dict, a SampleSet, a bitstring or a non-empty list of samples; "
                          f"got {type(samples).__name__}")
     rows, spin = [], None
     for i, item in enumerate(samples):
         if isinstance(item, str):
             if not binary_file:
-                raise ValueError("bitstrings are samples of binary variables; a model file's samples are "
+                raise FormatError("bitstrings are samples of binary variables; a model file's samples are "
                                  "{variable: value} dicts or a SampleSet")
             if len(item) != n or not set(item) <= _BITS:
-                raise ValueError(f"sample {i}: a bitstring of {n} characters 0 or 1 is expected, got {item[:40]!r}")
+                raise FormatError(f"sample {i}: a bitstring of {n} characters 0 or 1 is expected, got {item[:40]!r}")
             rows.append([int(c) for c in item])
             spin = False
         elif isinstance(item, dict):
@@ -182,7 +183,7 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
         elif isinstance(item, (list, tuple)) and len(item) == n:
             rows.append([_number(value, f"sample {i}") for value in item])
         else:
-            raise ValueError(f"sample {i} must be a dict, a bitstring or a list of {n} values, got {str(item)[:40]!r}")
+            raise FormatError(f"sample {i} must be a dict, a bitstring or a list of {n} values, got {str(item)[:40]!r}")
     return rows, np.ones(len(rows)), spin
 
 
@@ -195,16 +196,16 @@ def _is_counts(samples: dict, n: int) -> bool:
 def _check_names(names, position) -> None:
     unknown = [name for name in names if name not in position]
     if unknown:
-        raise ValueError(f"the samples name {len(unknown)} variables the file does not have, e.g. {unknown[:3]}")
+        raise FormatError(f"the samples name {len(unknown)} variables the file does not have, e.g. {unknown[:3]}")
     missing = set(position).difference(names)
     if missing:
-        raise ValueError(f"the samples lack {len(missing)} of the file's variables, e.g. {sorted(missing)[:3]}")
+        raise FormatError(f"the samples lack {len(missing)} of the file's variables, e.g. {sorted(missing)[:3]}")
     if len(set(names)) != len(names):
-        raise ValueError("the samples name a variable twice")
+        raise FormatError("the samples name a variable twice")
 
 
 def _number(value, what: str) -> float:
     number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
     if not number or not np.isfinite(value):
-        raise ValueError(f"{what} must be a finite number, got {value!r}")
+        raise FormatError(f"{what} must be a finite number, got {value!r}")
     return float(value)

@@ -18,6 +18,8 @@ import zlib
 import dimod
 import numpy as np
 
+from ..exceptions import FormatError
+
 __all__ = ["check_pairs", "finite", "labels_from_json", "read_bqm", "read_cqm", "read_zip"]
 
 _FLOATS = ("float32", "float64")
@@ -39,16 +41,16 @@ def read_zip(data: bytes, what: str) -> dict[str, bytes]:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             infos = zf.infolist()
             if len({info.filename for info in infos}) != len(infos):
-                raise ValueError(f"{what} holds an entry name twice")
+                raise FormatError(f"{what} holds an entry name twice")
             if sum(info.file_size for info in infos) > _DEFLATE_RATIO * len(data):
-                raise ValueError(f"{what}'s entries announce more data than the file can hold")
+                raise FormatError(f"{what}'s entries announce more data than the file can hold")
             for info in infos:
                 if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED) or info.flag_bits & 0x61:
-                    raise ValueError(f"{what}'s entry {info.filename!r} is encrypted or compressed by a method "
+                    raise FormatError(f"{what}'s entry {info.filename!r} is encrypted or compressed by a method "
                                      f"other than DEFLATE (method {info.compress_type})")
             return {info.filename: zf.read(info) for info in infos}
     except ZIP_ERRORS as err:
-        raise ValueError(f"{what} is a damaged zip archive: {err}") from None
+        raise FormatError(f"{what} is a damaged zip archive: {err}") from None
 
 
 def finite(values, what: str) -> np.ndarray:
@@ -56,13 +58,13 @@ def finite(values, what: str) -> np.ndarray:
     if isinstance(values, list):
         bad = [v for v in values if isinstance(v, bool) or not isinstance(v, (int, float))]
         if bad:
-            raise ValueError(f"{what} must be finite numbers; could not convert {bad[0]!r}")
+            raise FormatError(f"{what} must be finite numbers; could not convert {bad[0]!r}")
     try:
         array = np.asarray(values, dtype=float)
     except OverflowError:  # an integer beyond float range
         array = np.array([np.inf])
     if not np.isfinite(array).all():
-        raise ValueError(f"{what} must be finite numbers")
+        raise FormatError(f"{what} must be finite numbers")
     return array
 
 
@@ -72,61 +74,61 @@ def _label(value, what: str):
         return tuple(_label(v, what) for v in value)
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
-    raise ValueError(f"{what} must be strings, integers or lists of them, got {value!r}")
+    raise FormatError(f"{what} must be strings, integers or lists of them, got {value!r}")
 
 
 def labels_from_json(values, count: int, what: str) -> list:
     """`count` distinct variable labels from parsed JSON."""
     if not isinstance(values, list) or len(values) != count:
-        raise ValueError(f"{what} must be a list of {count} labels")
+        raise FormatError(f"{what} must be a list of {count} labels")
     labels = [_label(v, what) for v in values]
     if len(set(labels)) != len(labels):
-        raise ValueError(f"{what} name a variable twice")
+        raise FormatError(f"{what} name a variable twice")
     return labels
 
 
 def check_pairs(u: np.ndarray, v: np.ndarray, what: str) -> None:
     """Interactions (u[i], v[i]) join two different variables, each pair once."""
     if np.any(u == v):
-        raise ValueError(f"{what} join a variable to itself")
+        raise FormatError(f"{what} join a variable to itself")
     pairs = np.unique(np.column_stack([np.minimum(u, v), np.maximum(u, v)]), axis=0)
     if len(pairs) != len(u):
-        raise ValueError(f"{what} give an interaction twice")
+        raise FormatError(f"{what} give an interaction twice")
 
 
 def _json(data: bytes, what: str):
     try:
         return json.loads(data.decode("ascii"))
     except RecursionError:
-        raise ValueError(f"{what} is nested too deeply") from None
+        raise FormatError(f"{what} is nested too deeply") from None
     except ValueError as err:  # not ASCII, not JSON
-        raise ValueError(f"{what} is not JSON: {err}") from None
+        raise FormatError(f"{what} is not JSON: {err}") from None
 
 
 def _header(data: bytes, prefix: bytes, keys: dict, what: str) -> tuple[dict, int]:
     """The header of a dimod file (`prefix`, version 2.0, length, JSON) and where its data starts.
     `keys` maps each header key to its allowed values (None: checked by the caller)."""
     if not data.startswith(prefix):
-        raise ValueError(f"{what} does not start with {prefix.decode()}")
+        raise FormatError(f"{what} does not start with {prefix.decode()}")
     start = len(prefix) + 6
     if len(data) < start or data[len(prefix):len(prefix) + 2] != bytes([2, 0]):
-        raise ValueError(f"{what}: only version 2.0 of dimod's format is read")
+        raise FormatError(f"{what}: only version 2.0 of dimod's format is read")
     end = start + struct.unpack("<I", data[start - 4:start])[0]
     if end > len(data):
-        raise ValueError(f"{what}: its header is cut short")
+        raise FormatError(f"{what}: its header is cut short")
     header = _json(data[start:end], f"{what}'s header")
     if not isinstance(header, dict) or set(header) != set(keys):
-        raise ValueError(f"{what}: its header must have exactly the keys {', '.join(sorted(keys))}")
+        raise FormatError(f"{what}: its header must have exactly the keys {', '.join(sorted(keys))}")
     for key, allowed in keys.items():
         if allowed is not None and header[key] not in allowed:
-            raise ValueError(f"{what}: its header's {key} must be one of {', '.join(allowed)}, got {header[key]!r}")
+            raise FormatError(f"{what}: its header's {key} must be one of {', '.join(allowed)}, got {header[key]!r}")
     return header, end
 
 
 def _counts(value, size: int, what: str) -> list[int]:
     if not (isinstance(value, list) and len(value) == size
             and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)):
-        raise ValueError(f"{what} must be {size} counts >= 0, got {value!r}")
+        raise FormatError(f"{what} must be {size} counts >= 0, got {value!r}")
     return value
 
 
@@ -137,15 +139,15 @@ def _sections(data: bytes, pos: int, layout: dict, what: str) -> dict:
     for magic, needed in layout.items():
         width = 8 if magic == b"QUAD" else 4
         if data[pos:pos + 4] != magic or pos + 4 + width > len(data):
-            raise ValueError(f"{what}: expected its {magic.decode()} section at byte {pos}")
+            raise FormatError(f"{what}: expected its {magic.decode()} section at byte {pos}")
         length = int.from_bytes(data[pos + 4:pos + 4 + width], "little")
         pos += 4 + width
         if length < needed or pos + length > len(data):
-            raise ValueError(f"{what}: its {magic.decode()} section is cut short ({length} bytes, {needed} needed)")
+            raise FormatError(f"{what}: its {magic.decode()} section is cut short ({length} bytes, {needed} needed)")
         found[magic] = data[pos:pos + needed]
         pos += length
     if pos != len(data):
-        raise ValueError(f"{what} has data after its last section")
+        raise FormatError(f"{what} has data after its last section")
     return found
 
 
@@ -160,13 +162,13 @@ def read_bqm(data: bytes) -> dimod.BinaryQuadraticModel:
     header, end = _header(data, b"DIMODBQM", _BQM_KEYS, what)
     num_variables, num_interactions = _counts(header["shape"], 2, "its header's shape")
     if not isinstance(header["variables"], bool):
-        raise ValueError(f"its header's variables must be true or false, got {header['variables']!r}")
+        raise FormatError(f"its header's variables must be true or false, got {header['variables']!r}")
     dtype = np.dtype(header["dtype"])
     linear_dtype = np.dtype([("nidx", header["ntype"]), ("bias", dtype)])
     quadratic_dtype = np.dtype([("outvar", header["itype"]), ("bias", dtype)])
     sizes = [dtype.itemsize, num_variables * linear_dtype.itemsize, 2 * num_interactions * quadratic_dtype.itemsize]
     if (num_interactions and not num_variables) or end + sum(sizes) > len(data):
-        raise ValueError(f"it is cut short: its header announces {num_variables} variables and {num_interactions} "
+        raise FormatError(f"it is cut short: its header announces {num_variables} variables and {num_interactions} "
                          f"interactions")
     offset = np.frombuffer(data, dtype, 1, end)[0]
     linear = np.frombuffer(data, linear_dtype, num_variables, end + sizes[0])
@@ -175,11 +177,11 @@ def read_bqm(data: bytes) -> dimod.BinaryQuadraticModel:
     # each interaction is stored twice, in the neighbourhood of each of its variables
     starts = np.append(linear["nidx"].astype(np.int64), 2 * num_interactions)
     if num_variables and (starts[0] != 0 or np.any(np.diff(starts) < 0)):
-        raise ValueError("its neighbourhood offsets do not rise from 0 to twice the interactions")
+        raise FormatError("its neighbourhood offsets do not rise from 0 to twice the interactions")
     owner = np.repeat(np.arange(num_variables), np.diff(starts))
     other = quadratic["outvar"].astype(np.int64)
     if np.any((other < 0) | (other >= num_variables)):
-        raise ValueError(f"a neighbour is not a variable index 0..{num_variables - 1}")
+        raise FormatError(f"a neighbour is not a variable index 0..{num_variables - 1}")
     lower = other < owner
     check_pairs(owner[lower], other[lower], "its interactions")
     mirrored = np.lexsort((other[~lower], owner[~lower]))
@@ -189,17 +191,17 @@ def read_bqm(data: bytes) -> dimod.BinaryQuadraticModel:
         and np.array_equal(owner[~lower][mirrored], other[lower][back])
         and np.array_equal(quadratic["bias"][~lower][mirrored], quadratic["bias"][lower][back], equal_nan=True)
     ):
-        raise ValueError("its interactions are not stored symmetrically, once per variable")
+        raise FormatError("its interactions are not stored symmetrically, once per variable")
     labels = range(num_variables)
     if header["variables"]:
         if data[end:end + 4] != b"VARS" or end + 8 > len(data):
-            raise ValueError("it has no VARS section of variable labels")
+            raise FormatError("it has no VARS section of variable labels")
         start, end = end + 8, end + 8 + struct.unpack("<I", data[end + 4:end + 8])[0]
         if end > len(data):
-            raise ValueError("its VARS section is cut short")
+            raise FormatError("its VARS section is cut short")
         labels = labels_from_json(_json(data[start:end], "its VARS section"), num_variables, "its variable labels")
     if end != len(data):
-        raise ValueError("it has data after the end of the model")
+        raise FormatError("it has data after the end of the model")
     finite(np.concatenate([linear["bias"], quadratic["bias"], [offset]]), "biases")
     return dimod.BinaryQuadraticModel.from_numpy_vectors(
         linear["bias"], (owner[lower], other[lower], quadratic["bias"][lower]), offset, header["vartype"],
@@ -219,16 +221,16 @@ def read_cqm(data: bytes) -> dimod.ConstrainedQuadraticModel:
                                              "its header's num_variables and num_constraints")
     entries = read_zip(data, "the CQM file")
     if "varinfo" not in entries or "objective" not in entries:
-        raise ValueError("it lacks its varinfo or objective entry")
+        raise FormatError("it lacks its varinfo or objective entry")
     varinfo = np.dtype([("vartype", np.int8), ("lb", np.float64), ("ub", np.float64)])
     raw = _sections(entries["varinfo"], 0, {b"VTYP": num_variables * varinfo.itemsize}, "its varinfo")[b"VTYP"]
     info = np.frombuffer(raw, varinfo)
     if np.any((info["vartype"] < 0) | (info["vartype"] >= _VARTYPES)) or not np.all(info["lb"] <= info["ub"]):
-        raise ValueError("its varinfo holds an unknown vartype or a lower bound above its upper bound")
+        raise FormatError("its varinfo holds an unknown vartype or a lower bound above its upper bound")
     _check_expression(entries["objective"], num_variables, "its objective")
     constraints = {name.split("/")[1] for name in entries if name.startswith("constraints/")}
     if len(constraints) != num_constraints:
-        raise ValueError(f"its header announces {num_constraints} constraints, it holds {len(constraints)}")
+        raise FormatError(f"its header announces {num_constraints} constraints, it holds {len(constraints)}")
     for label in constraints:
         _check_constraint(entries, label, num_variables)
     if "variable_labels.json" in entries:
@@ -241,19 +243,19 @@ def _check_constraint(entries: dict[str, bytes], label: str, num_variables: int)
     what = f"its constraint {label}"
     _label(_json(label.encode(), f"{what}'s label"), f"{what}'s label")
     if any(f"constraints/{label}/{part}" not in entries for part in ("lhs", "rhs", "sense")):
-        raise ValueError(f"{what} lacks its lhs, rhs or sense")
+        raise FormatError(f"{what} lacks its lhs, rhs or sense")
     _check_expression(entries[f"constraints/{label}/lhs"], num_variables, f"{what}'s lhs")
     rhs = entries[f"constraints/{label}/rhs"]
     if len(rhs) != 8:
-        raise ValueError(f"{what}'s rhs is not one float64")
+        raise FormatError(f"{what}'s rhs is not one float64")
     finite(np.frombuffer(rhs, np.float64), f"{what}'s rhs")
     if entries[f"constraints/{label}/sense"] not in (s.encode() for s in _SENSES):
-        raise ValueError(f"{what}'s sense must be one of {', '.join(_SENSES)}")
+        raise FormatError(f"{what}'s sense must be one of {', '.join(_SENSES)}")
     weighted = [f"constraints/{label}/{part}" in entries for part in ("weight", "penalty")]
     if any(weighted):
         weight = entries[f"constraints/{label}/weight"] if all(weighted) else b""
         if len(weight) != 8 or entries[f"constraints/{label}/penalty"] not in (p.encode() for p in _PENALTIES):
-            raise ValueError(f"{what}'s weight must be one float64 with a penalty in {', '.join(_PENALTIES)}")
+            raise FormatError(f"{what}'s weight must be one float64 with a penalty in {', '.join(_PENALTIES)}")
         finite(np.frombuffer(weight, np.float64), f"{what}'s weight")
 
 
@@ -268,11 +270,11 @@ def _check_expression(data: bytes, num_variables: int, what: str) -> None:
                                     b"LINB": size * bias.itemsize, b"QUAD": num_interactions * term.itemsize}, what)
     variables = np.frombuffer(found[b"INDX"], index).astype(np.int64)
     if np.any((variables < 0) | (variables >= num_variables)) or len(np.unique(variables)) != size:
-        raise ValueError(f"{what}'s variables must be distinct indices 0..{num_variables - 1}")
+        raise FormatError(f"{what}'s variables must be distinct indices 0..{num_variables - 1}")
     terms = np.frombuffer(found[b"QUAD"], term)
     finite(np.concatenate([np.frombuffer(found[b"OFFS"], bias), np.frombuffer(found[b"LINB"], bias), terms["bias"]]),
            f"{what}'s biases")
     u, v = terms["u"].astype(np.int64), terms["v"].astype(np.int64)
     key = u * max(size, 1) + v
     if np.any((v < 0) | (u <= v) | (u >= size)) or np.any(np.diff(key) <= 0):
-        raise ValueError(f"{what}'s quadratic terms must be (u, v), u > v, between its {size} variables, in order")
+        raise FormatError(f"{what}'s quadratic terms must be (u, v), u > v, between its {size} variables, in order")

@@ -22,6 +22,7 @@ import zipfile
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..exceptions import InputError, MissingFileError
 from ..validation import check_path
 from .readers import READERS
 from .sidecar import check_feature_names, model_sidecar, qubo_sidecar, sidecar_path
@@ -36,7 +37,7 @@ LOAD_FORMATS = tuple(READERS)
 
 def _pick(table: dict, format, what: str):
     if not isinstance(format, str) or format not in table:
-        raise ValueError(f"unknown {what} format {format!r}; formats: {', '.join(table)}")
+        raise InputError(f"unknown {what} format {format!r}; formats: {', '.join(table)}")
     return table[format]
 
 
@@ -71,11 +72,11 @@ def _destination(file: Path, path: Path) -> Path:
     """Where `file` (the export `path` or its sidecar) is written: the file a link points to, checked
     (folder, name length, write permission) before any work; errors name `path`."""
     if not file.parent.is_dir():
-        raise FileNotFoundError(f"cannot write {path}: folder {file.parent} does not exist")
+        raise MissingFileError(f"cannot write {path}: folder {file.parent} does not exist")
     _check_name_length(file, path)
     final = Path(os.path.realpath(file)) if file.is_symlink() else file
     if not final.parent.is_dir():
-        raise FileNotFoundError(f"cannot write {path}: folder {final.parent} does not exist")
+        raise MissingFileError(f"cannot write {path}: folder {final.parent} does not exist")
     if final.is_dir():
         raise IsADirectoryError(f"cannot write {path}: {'it' if file == path else final} is a folder")
     _check_name_length(final, path)
@@ -173,8 +174,8 @@ def load_qubo_file(path, format: str):
     reader = _pick(READERS, format, "QUBO file")
     path = check_path(path, "path")
     if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}" + (" (it is a folder)" if path.is_dir() else ""))
+        raise MissingFileError(f"no such file: {path}" + (" (it is a folder)" if path.is_dir() else ""))
     try:
         return reader(path)
     except (ValueError, KeyError, TypeError, IndexError, OverflowError, EOFError, zipfile.BadZipFile) as err:
-        raise ValueError(f"{path} is not a valid {format!r} file: {err}") from err
+        raise InputError(f"{path} is not a valid {format!r} file: {err}") from err

@@ -12,7 +12,7 @@ import numpy as np
 from ommx.artifact import ArtifactBuilder
 from ommx.v1 import DecisionVariable, Instance, Linear, Quadratic
 
-from .writers import qubo_matrix
+from .matrix import qubo_matrix
 
 __all__ = ["model_instance", "qubo_instance", "write_instance"]
 

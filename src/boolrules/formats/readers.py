@@ -15,6 +15,7 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
+from ..exceptions import FormatError
 from .dimod_files import check_pairs, finite, labels_from_json, read_bqm, read_cqm, read_zip
 
 __all__ = ["READERS"]
@@ -30,7 +31,7 @@ def _read_json(path: Path):
     try:
         return json.loads(path.read_text())
     except RecursionError:
-        raise ValueError("its JSON is nested too deeply") from None
+        raise FormatError("its JSON is nested too deeply") from None
 
 
 def _load_bqm(path: Path):
@@ -49,25 +50,25 @@ _JSON_KEYS = {"type", "version", "use_bytes", "index_type", "bias_type", "num_va
 def _load_json(path: Path):
     obj = _read_json(path)
     if not isinstance(obj, dict) or obj.get("type") != "BinaryQuadraticModel":
-        raise ValueError('it is not a serialized dimod BQM (no "type": "BinaryQuadraticModel")')
+        raise FormatError('it is not a serialized dimod BQM (no "type": "BinaryQuadraticModel")')
     if set(obj) - _JSON_KEYS:
-        raise ValueError(f"unknown key(s) {sorted(set(obj) - _JSON_KEYS)}; a serialized BQM has "
+        raise FormatError(f"unknown key(s) {sorted(set(obj) - _JSON_KEYS)}; a serialized BQM has "
                          f"{', '.join(sorted(_JSON_KEYS))}")
     if obj.get("version") != {"bqm_schema": "3.0.0"} or obj.get("use_bytes") is not False:
-        raise ValueError("only bqm_schema 3.0.0 without bytes is read")
+        raise FormatError("only bqm_schema 3.0.0 without bytes is read")
     if obj.get("variable_type") not in ("BINARY", "SPIN"):
-        raise ValueError(f"variable_type must be BINARY or SPIN, got {obj.get('variable_type')!r}")
+        raise FormatError(f"variable_type must be BINARY or SPIN, got {obj.get('variable_type')!r}")
     labels, linear = obj.get("variable_labels"), obj.get("linear_biases")
     head, tail, quadratic = obj.get("quadratic_head"), obj.get("quadratic_tail"), obj.get("quadratic_biases")
     if not all(isinstance(v, list) for v in (labels, linear, head, tail, quadratic)):
-        raise ValueError("variable_labels, linear_biases, quadratic_head/tail/biases must be lists")
+        raise FormatError("variable_labels, linear_biases, quadratic_head/tail/biases must be lists")
     if not len(labels) == len(linear) == obj.get("num_variables"):
-        raise ValueError("variable_labels, linear_biases and num_variables disagree")
+        raise FormatError("variable_labels, linear_biases and num_variables disagree")
     if not len(head) == len(tail) == len(quadratic) == obj.get("num_interactions"):
-        raise ValueError("quadratic_head, quadratic_tail, quadratic_biases and num_interactions disagree")
+        raise FormatError("quadratic_head, quadratic_tail, quadratic_biases and num_interactions disagree")
     index = finite(head + tail, "quadratic_head and quadratic_tail")
     if len(index) and (np.any(index != np.round(index)) or index.min() < 0 or index.max() >= len(labels)):
-        raise ValueError(f"quadratic_head and quadratic_tail must be variable indices 0..{len(labels) - 1}")
+        raise FormatError(f"quadratic_head and quadratic_tail must be variable indices 0..{len(labels) - 1}")
     labels = labels_from_json(labels, len(labels), "variable_labels")
     head, tail = np.asarray(head, dtype=np.int64), np.asarray(tail, dtype=np.int64)
     check_pairs(head, tail, "quadratic_head and quadratic_tail")
@@ -80,19 +81,19 @@ def _load_json(path: Path):
 def _load_ising(path: Path):
     obj = _read_json(path)
     if not isinstance(obj, dict) or set(obj) != {"h", "J", "offset"}:
-        raise ValueError('an Ising file holds exactly {"h": {...}, "J": [[u, v, bias], ...], "offset": number}')
+        raise FormatError('an Ising file holds exactly {"h": {...}, "J": [[u, v, bias], ...], "offset": number}')
     h, J = obj["h"], obj["J"]
     if not isinstance(h, dict) or not isinstance(J, list) or not all(
         isinstance(t, list) and len(t) == 3 and all(isinstance(v, str) for v in t[:2]) for t in J
     ):
-        raise ValueError('"h" must map labels to biases and "J" be a list of [u, v, bias]')
+        raise FormatError('"h" must map labels to biases and "J" be a list of [u, v, bias]')
     finite(list(h.values()) + [t[2] for t in J] + [obj["offset"]], "h, J and offset")
     pairs = [frozenset(t[:2]) for t in J]
     for u, v, _ in J:
         if u == v or u not in h or v not in h:
-            raise ValueError(f'"J" joins {u!r} and {v!r}: it must join two different variables of "h"')
+            raise FormatError(f'"J" joins {u!r} and {v!r}: it must join two different variables of "h"')
     if len(set(pairs)) != len(pairs):
-        raise ValueError('"J" gives an interaction twice')
+        raise FormatError('"J" gives an interaction twice')
     return _checked_bqm(dimod.BinaryQuadraticModel.from_ising(h, {(u, v): b for u, v, b in J}, obj["offset"]))
 
 
@@ -105,31 +106,31 @@ def _load_qbsolv(path: Path):
         if fields[0] == "c":
             if fields[1:2] == ["offset"]:
                 if len(fields) != 3:
-                    raise ValueError(f"line {number}: expected 'c offset NUMBER', got {line!r}")
+                    raise FormatError(f"line {number}: expected 'c offset NUMBER', got {line!r}")
                 offset = float(fields[2])
         elif fields[0] == "p":
             if header is not None or len(fields) != 6 or fields[1] != "qubo":
-                raise ValueError(f"line {number}: expected one header 'p qubo 0 maxNodes nNodes nCouplers'")
+                raise FormatError(f"line {number}: expected one header 'p qubo 0 maxNodes nNodes nCouplers'")
             header = [int(v) for v in fields[2:]]
         elif header is None:
-            raise ValueError(f"line {number}: data before the 'p qubo' header")
+            raise FormatError(f"line {number}: data before the 'p qubo' header")
         elif len(fields) != 3:
-            raise ValueError(f"line {number}: expected 'i j bias', got {line!r}")
+            raise FormatError(f"line {number}: expected 'i j bias', got {line!r}")
         else:
             rows.append(fields)
     if header is None:
-        raise ValueError("no 'p qubo' header")
+        raise FormatError("no 'p qubo' header")
     _, max_nodes, num_nodes, num_couplers = header
     if min(header) < 0 or max_nodes > num_nodes + 2 * num_couplers:
-        raise ValueError(f"the header 'p qubo {' '.join(map(str, header))}' announces more variables than its "
+        raise FormatError(f"the header 'p qubo {' '.join(map(str, header))}' announces more variables than its "
                          "nodes and couplers can name, or a negative count")
     data = np.array(rows, dtype=float).reshape(-1, 3)
     i, j, bias = data[:, 0], data[:, 1], finite(data[:, 2], "biases")
     if np.any(i != np.round(i)) or np.any(j != np.round(j)) or np.any((data[:, :2] < 0) | (data[:, :2] >= max_nodes)):
-        raise ValueError(f"variable numbers must be integers 0..{max_nodes - 1}")
+        raise FormatError(f"variable numbers must be integers 0..{max_nodes - 1}")
     diagonal = i == j
     if diagonal.sum() != num_nodes or (~diagonal).sum() != num_couplers:
-        raise ValueError(f"the header announces {num_nodes} nodes and {num_couplers} couplers, the file has "
+        raise FormatError(f"the header announces {num_nodes} nodes and {num_couplers} couplers, the file has "
                          f"{diagonal.sum()} and {(~diagonal).sum()}")
     linear = np.zeros(max_nodes)
     np.add.at(linear, i[diagonal].astype(np.int64), bias[diagonal])
@@ -144,21 +145,21 @@ def _lp_text(path: Path) -> None:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ValueError(f"it is not UTF-8 text (byte {err.start}): an LP file is text") from None
+        raise FormatError(f"it is not UTF-8 text (byte {err.start}): an LP file is text") from None
     control = re.search(rb"[\x00-\x08\x0e-\x1f\x7f]", data)
     if control:
-        raise ValueError(f"it holds the control byte {control.group()!r} at byte {control.start()}: an LP file is text")
+        raise FormatError(f"it holds the control byte {control.group()!r} at byte {control.start()}: an LP file is text")
 
 
 def _load_lp(path: Path):
     _lp_text(path)
     cqm = dimod.lp.load(str(path))
     if not cqm.num_variables():  # HiGHS' LP reader reads text that is no LP as an empty model
-        raise ValueError("it defines no variables")
+        raise FormatError("it defines no variables")
     if cqm.constraints:
-        raise ValueError(f"it has {len(cqm.constraints)} constraints; a QUBO has none")
+        raise FormatError(f"it has {len(cqm.constraints)} constraints; a QUBO has none")
     if any(cqm.vartype(v) is not dimod.BINARY for v in cqm.variables):
-        raise ValueError("every variable of a QUBO must be binary")
+        raise FormatError("every variable of a QUBO must be binary")
     objective = cqm.objective
     return _checked_bqm(dimod.BinaryQuadraticModel(objective.linear, objective.quadratic, objective.offset, "BINARY"))
 
@@ -167,7 +168,7 @@ def _matrix_bqm(Q, offset) -> dimod.BinaryQuadraticModel:
     """x Q x + offset (Q square; a bias on both sides of the diagonal counts twice) as a BINARY BQM."""
     Q = Q.tocoo()
     if Q.ndim != 2 or Q.shape[0] != Q.shape[1]:
-        raise ValueError(f"the matrix must be square, got shape {Q.shape}")
+        raise FormatError(f"the matrix must be square, got shape {Q.shape}")
     data = finite(Q.data, "matrix entries")
     diagonal = Q.row == Q.col
     linear = np.zeros(Q.shape[0])
@@ -187,9 +188,9 @@ def _check_npy_size(entry: bytes, name: str) -> None:
         read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
         shape, _, dtype = read_header(stream)
     except (ValueError, SyntaxError, tokenize.TokenError) as err:
-        raise ValueError(f"its entry {name!r} is no .npy array: {err}") from None
+        raise FormatError(f"its entry {name!r} is no .npy array: {err}") from None
     if math.prod(shape) * dtype.itemsize > len(entry):
-        raise ValueError(f"its entry {name!r} announces an array of shape {shape}, more than it holds")
+        raise FormatError(f"its entry {name!r} announces an array of shape {shape}, more than it holds")
 
 
 def _load_npz(path: Path):
@@ -197,21 +198,21 @@ def _load_npz(path: Path):
     from .sidecar import read_sidecar, sidecar_path
 
     if not sidecar_path(path).is_file():
-        raise ValueError(f"a matrix file holds no offset; its sidecar {sidecar_path(path).name} is missing")
+        raise FormatError(f"a matrix file holds no offset; its sidecar {sidecar_path(path).name} is missing")
     data = path.read_bytes()
     for name, entry in read_zip(data, "the .npz file").items():  # refused before numpy reads it
         _check_npy_size(entry, name)
     try:
         matrix = sp.load_npz(io.BytesIO(data))
     except (OSError, EOFError, SyntaxError, tokenize.TokenError) as err:  # an .npy header numpy cannot parse
-        raise ValueError(f"numpy cannot read its arrays: {err}") from None
+        raise FormatError(f"numpy cannot read its arrays: {err}") from None
     return _matrix_bqm(matrix, read_sidecar(sidecar_path(path))["offset"])
 
 
 def _load_mtx(path: Path):
     """Matrix Market, with the offset from its comment line `% offset NUMBER` (0 without one)."""
     if not path.read_bytes().endswith(b"\n"):
-        raise ValueError("it does not end with a line break: it is cut short")
+        raise FormatError("it does not end with a line break: it is cut short")
     offset = 0.0
     with open(path, "rb") as lines:
         for line in lines:
@@ -220,7 +221,7 @@ def _load_mtx(path: Path):
             fields = line.lstrip(b"%").split()
             if fields[:1] == [b"offset"]:
                 if len(fields) != 2:
-                    raise ValueError(f"expected a comment '% offset NUMBER', got {line.decode(errors='replace')!r}")
+                    raise FormatError(f"expected a comment '% offset NUMBER', got {line.decode(errors='replace')!r}")
                 offset = float(fields[1])
     return _matrix_bqm(sp.coo_matrix(scipy.io.mmread(path)), offset)
 
@@ -234,17 +235,17 @@ def _load_ommx(path: Path):
         data.seek(max(size - 1024, 0))
         end = data.read()
     if size % 512 or len(end) < 1024 or end.count(0) != 1024:  # a tar archive ends with two zero blocks
-        raise ValueError("it is cut short: an OMMX archive (tar) ends with two zero blocks")
+        raise FormatError("it is cut short: an OMMX archive (tar) ends with two zero blocks")
     try:
         instance = Artifact.load_archive(str(path)).instance
     except RuntimeError as err:  # OMMX reports a bad archive as a RuntimeError with a Rust backtrace
-        raise ValueError(f"OMMX cannot read it: {str(err).splitlines()[0]}") from None
+        raise FormatError(f"OMMX cannot read it: {str(err).splitlines()[0]}") from None
     if instance.constraints:
-        raise ValueError(f"it has {len(instance.constraints)} constraints; a QUBO has none")
+        raise FormatError(f"it has {len(instance.constraints)} constraints; a QUBO has none")
     try:
         terms, offset = instance.as_qubo_format()
     except RuntimeError as err:
-        raise ValueError(f"it is no QUBO: {err}") from None
+        raise FormatError(f"it is no QUBO: {err}") from None
     bqm = dimod.BinaryQuadraticModel.from_qubo(terms, offset)
     bqm.add_linear_from({v.id: 0.0 for v in instance.decision_variables})  # variables without a bias
     return _checked_bqm(bqm)

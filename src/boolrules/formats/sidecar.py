@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..exceptions import FormatError, InputTypeError, MissingFileError
 from ..validation import check_path
 from .dimod_files import finite
 
@@ -44,14 +45,14 @@ def _pack(bits: np.ndarray) -> str:
 
 def _unpack(text, shape: tuple[int, ...], what: str) -> np.ndarray:
     if not isinstance(text, str):
-        raise ValueError(f"{what} must be base64 text")
+        raise FormatError(f"{what} must be base64 text")
     try:
         raw = base64.b64decode(text.encode("ascii"), validate=True)
     except ValueError as err:
-        raise ValueError(f"{what} is not base64: {err}") from None
+        raise FormatError(f"{what} is not base64: {err}") from None
     width = (shape[-1] + 7) // 8
     if len(raw) != int(np.prod(shape[:-1], dtype=np.int64)) * width:
-        raise ValueError(f"{what} holds {len(raw)} bytes, not the {shape} bits the sidecar announces")
+        raise FormatError(f"{what} holds {len(raw)} bytes, not the {shape} bits the sidecar announces")
     packed = np.frombuffer(raw, dtype=np.uint8).reshape(*shape[:-1], width)
     return np.unpackbits(packed, axis=-1, count=shape[-1]).astype(np.uint8)
 
@@ -73,13 +74,13 @@ def check_feature_names(feature_names, problem) -> list[str] | None:
     if feature_names is None:
         return None
     if isinstance(feature_names, str) or not hasattr(feature_names, "__len__"):
-        raise TypeError(f"feature_names must be a list of names, got {type(feature_names).__name__}")
+        raise InputTypeError(f"feature_names must be a list of names, got {type(feature_names).__name__}")
     kept = getattr(problem, "features", None)
     if kept is None and len(feature_names) != problem.num_features:
-        raise ValueError(f"feature_names has {len(feature_names)} names, the problem has {problem.num_features} "
+        raise FormatError(f"feature_names has {len(feature_names)} names, the problem has {problem.num_features} "
                          "features")
     if kept is not None and len(feature_names) <= int(kept.max()):
-        raise ValueError(f"feature_names has {len(feature_names)} names, the problem keeps feature {int(kept.max())}")
+        raise FormatError(f"feature_names has {len(feature_names)} names, the problem keeps feature {int(kept.max())}")
     return [str(name) for name in feature_names]
 
 
@@ -157,23 +158,23 @@ def read_sidecar(path) -> dict:
     """The sidecar at `path`, its structure checked (ValueError naming the file otherwise)."""
     path = check_path(path, "sidecar")
     if not path.is_file():
-        raise FileNotFoundError(f"no such sidecar: {path}" + (" (it is a folder)" if path.is_dir() else ""))
+        raise MissingFileError(f"no such sidecar: {path}" + (" (it is a folder)" if path.is_dir() else ""))
     try:
         sidecar = json.loads(path.read_text())
     except (ValueError, RecursionError) as err:
-        raise ValueError(f"{path} is not a boolrules sidecar: it is not JSON ({err})") from None
+        raise FormatError(f"{path} is not a boolrules sidecar: it is not JSON ({err})") from None
     if not isinstance(sidecar, dict) or sidecar.get("boolrules_sidecar") != VERSION:
-        raise ValueError(f"{path} is not a boolrules sidecar (version {VERSION}): it lacks \"boolrules_sidecar\": 1")
+        raise FormatError(f"{path} is not a boolrules sidecar (version {VERSION}): it lacks \"boolrules_sidecar\": 1")
     if set(sidecar) != _KEYS:
-        raise ValueError(f"{path}: a sidecar has exactly the keys {', '.join(sorted(_KEYS))}")
+        raise FormatError(f"{path}: a sidecar has exactly the keys {', '.join(sorted(_KEYS))}")
     if sidecar["content"] not in ("qubo", "model"):
-        raise ValueError(f"{path}: content must be 'qubo' or 'model', got {sidecar['content']!r}")
+        raise FormatError(f"{path}: content must be 'qubo' or 'model', got {sidecar['content']!r}")
     variables, labels = sidecar["variables"], sidecar["labels"]
     if not (isinstance(variables, list) and isinstance(labels, list) and len(variables) == len(labels)
             and all(isinstance(v, str) for v in variables + labels)):
-        raise ValueError(f"{path}: variables and labels must be lists of as many names")
+        raise FormatError(f"{path}: variables and labels must be lists of as many names")
     if len(set(variables)) != len(variables):
-        raise ValueError(f"{path}: variables name a variable twice")
+        raise FormatError(f"{path}: variables name a variable twice")
     return sidecar
 
 
@@ -182,7 +183,7 @@ def _kept_features(kept, m: int) -> np.ndarray:
     if not (isinstance(kept, list) and len(kept) == m
             and all(isinstance(j, int) and not isinstance(j, bool) and j >= 0 for j in kept)
             and all(a < b for a, b in zip(kept, kept[1:]))):
-        raise ValueError(f"problem.features must be {m} increasing column indices, got {kept!r:.80}")
+        raise FormatError(f"problem.features must be {m} increasing column indices, got {kept!r:.80}")
     return np.array(kept)
 
 
@@ -199,14 +200,14 @@ def _check_schedule(schedule) -> None:
                   for key in ("num_reads", "num_sweeps"))
           and isinstance(schedule["beta_range"], list) and len(schedule["beta_range"]) == 2)
     if not ok:
-        raise ValueError(f"qubo.schedule must be an object with the keys {', '.join(sorted(keys))} (names, counts "
+        raise FormatError(f"qubo.schedule must be an object with the keys {', '.join(sorted(keys))} (names, counts "
                          f"> 0 and two betas), got {json.dumps(schedule)[:80]}")
     finite(schedule["beta_range"], "qubo.schedule.beta_range")
 
 
 def _check_keys(record, keys, what: str) -> None:
     if not isinstance(record, dict) or not set(keys) <= set(record):
-        raise ValueError(f"{what} must be an object with the keys {', '.join(keys)}")
+        raise FormatError(f"{what} must be an object with the keys {', '.join(keys)}")
 
 
 def rebuild(sidecar: dict):
@@ -220,7 +221,7 @@ def rebuild(sidecar: dict):
     _check_keys(data, ("num_samples", "num_features", "X", "y", "sample_weight"), "problem.data")
     n, m = data["num_samples"], data["num_features"]
     if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (n, m)):
-        raise ValueError(f"problem.data's num_samples and num_features must be integers > 0, got {n!r}, {m!r}")
+        raise FormatError(f"problem.data's num_samples and num_features must be integers > 0, got {n!r}, {m!r}")
     X = _unpack(data["X"], (n, m), "problem.data.X")
     y = _unpack(data["y"], (n,), "problem.data.y")
     weights = data["sample_weight"]
@@ -242,7 +243,7 @@ def rebuild(sidecar: dict):
         _check_keys(record, keys, "problem")
         problem = depth_two(X, y, record["shape"], **{key: record[key] for key in keys[1:]}, **common)
     else:
-        raise ValueError(f"problem.kind must be 'depth_one' or 'depth_two', got {record['kind']!r}")
+        raise FormatError(f"problem.kind must be 'depth_one' or 'depth_two', got {record['kind']!r}")
     if sidecar["content"] == "model":
         qubo, labels, fingerprint = None, problem.standard_form.var_names, _model_fingerprint(problem.standard_form)
     else:
@@ -253,11 +254,11 @@ def rebuild(sidecar: dict):
         qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalties"], slack=options["slack"])
         labels, fingerprint = qubo.labels, _qubo_fingerprint(qubo)
     if [str(label) for label in labels] != sidecar["labels"]:
-        raise ValueError(f"the {sidecar['content']} rebuilt from the sidecar's data has other variables than its "
+        raise FormatError(f"the {sidecar['content']} rebuilt from the sidecar's data has other variables than its "
                          "labels")
     expected = sidecar["fingerprint"]
     if not (isinstance(expected, list) and len(expected) == len(fingerprint)
             and np.allclose(fingerprint, finite(expected, "fingerprint"), rtol=1e-9, atol=1e-9)):
-        raise ValueError(f"the {sidecar['content']} rebuilt from the sidecar's data has other biases than its "
+        raise FormatError(f"the {sidecar['content']} rebuilt from the sidecar's data has other biases than its "
                          "fingerprint (the sidecar was edited, or written by another version)")
     return problem, qubo

@@ -12,9 +12,11 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 
+from ..exceptions import InputError
 from ..formulations.cqm import CQM_CHAIN
+from .matrix import qubo_matrix
 
-__all__ = ["PROBLEM_WRITERS", "QUBO_WRITERS", "lp_name", "qubo_matrix"]
+__all__ = ["PROBLEM_WRITERS", "QUBO_WRITERS", "lp_name"]
 
 
 def lp_name(label) -> str:
@@ -27,17 +29,6 @@ def lp_name(label) -> str:
 def _indices(qubo) -> list[str]:
     """The names of formats that number the variables: "0", "1", ... in `qubo.labels` order."""
     return [str(i) for i in range(qubo.num_variables)]
-
-
-def qubo_matrix(qubo) -> tuple[sp.csr_matrix, float]:
-    """The upper-triangular Q (linear biases on the diagonal) with energy `x Q x + offset`,
-    variable i = `qubo.labels[i]`, and the offset."""
-    linear, (row, col, quadratic), offset = qubo.bqm.binary.to_numpy_vectors(qubo.labels)
-    n = len(linear)
-    rows = np.concatenate([np.arange(n), np.minimum(row, col)])
-    cols = np.concatenate([np.arange(n), np.maximum(row, col)])
-    Q = sp.csr_matrix((np.concatenate([linear, quadratic]), (rows, cols)), shape=(n, n))
-    return Q, float(offset)
 
 
 def _write_bqm(qubo, path):
@@ -91,7 +82,7 @@ def _write_lp(qubo, path):
     names = [lp_name(v) for v in qubo.bqm.variables]
     renamed = [name for i, name in enumerate(names) if LP_format.lp_name(name, "x", i) != name]
     if renamed:
-        raise ValueError(f"docplex would rename the LP variable {renamed[0]!r}; the name map would not hold")
+        raise InputError(f"docplex would rename the LP variable {renamed[0]!r}; the name map would not hold")
     program = quadratic_program(qubo.bqm.binary, names=names)
     Path(path).write_text(to_docplex_mp(program).export_as_lp_string())
     return names

@@ -13,6 +13,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
+from ..exceptions import InputError, InputTypeError
+
 __all__ = ["Reduction", "Chain"]
 
 
@@ -45,7 +47,7 @@ class Chain(Reduction):
         reductions = tuple(self.reductions)
         for step in reductions:
             if not isinstance(step, Reduction):
-                raise TypeError(f"a Chain holds Reduction steps, got {type(step).__name__}")
+                raise InputTypeError(f"a Chain holds Reduction steps, got {type(step).__name__}")
         object.__setattr__(self, "reductions", reductions)
 
     def apply(self, form) -> tuple[object, tuple]:
@@ -67,7 +69,7 @@ class Chain(Reduction):
 
     def _check(self, inverses) -> tuple:
         if len(inverses) != len(self.reductions):
-            raise ValueError(f"the chain has {len(self.reductions)} steps but {len(inverses)} inverse data were given")
+            raise InputError(f"the chain has {len(self.reductions)} steps but {len(inverses)} inverse data were given")
         return tuple(inverses)
 
     def __len__(self) -> int:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import dimod
 import numpy as np
 
+from ..exceptions import InputError, InputTypeError
 from .chain import Chain, Reduction
 from .standard_form import ToStandardForm
 
@@ -21,7 +22,7 @@ def to_cqm(form) -> dimod.ConstrainedQuadraticModel:
     """`form` (a `StandardForm`) as a CQM: binaries, the integer k, its rows as linear constraints
     labelled by row name, and the objective c x + c0."""
     if not all(hasattr(form, name) for name in _FIELDS):
-        raise TypeError(f"form must be a StandardForm (problem.standard_form), got {type(form).__name__}")
+        raise InputTypeError(f"form must be a StandardForm (problem.standard_form), got {type(form).__name__}")
     names = np.array(form.var_names, dtype=object)
     binary = (form.var_lower == 0) & (form.var_upper == 1)
     cqm = dimod.ConstrainedQuadraticModel()
@@ -53,7 +54,7 @@ class ToCqm(Reduction):
     def invert(self, sample: Mapping, names: tuple[str, ...]) -> np.ndarray:
         missing = set(names).difference(sample)
         if missing:
-            raise ValueError(f"the sample lacks {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
+            raise InputError(f"the sample lacks {len(missing)} of the CQM's variables, e.g. {sorted(missing)[:3]}")
         return np.array([sample[name] for name in names], dtype=float)
 
     def encode(self, x, names: tuple[str, ...]) -> dict:

@@ -15,6 +15,7 @@ import numpy as np
 import pyomo.environ as pyo
 from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
+from ..exceptions import InputError
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, resolve_operator
 from ..validation import (
@@ -84,7 +85,7 @@ def _weights(sample_weight, y: np.ndarray) -> np.ndarray:
             return balanced_sample_weight(y)
         if sample_weight == "uniform":
             return np.ones(len(y))
-        raise ValueError(f"sample_weight must be 'balanced', 'uniform' or an array, got {sample_weight!r}")
+        raise InputError(f"sample_weight must be 'balanced', 'uniform' or an array, got {sample_weight!r}")
     return check_sample_weight(sample_weight, len(y))
 
 
@@ -121,29 +122,29 @@ def depth_one(
     if feature_names is not None:
         feature_names = [str(name) for name in feature_names]
         if len(feature_names) != m:
-            raise ValueError(f"feature_names has {len(feature_names)} names but X has {m} columns")
+            raise InputError(f"feature_names has {len(feature_names)} names but X has {m} columns")
     if n == 0 or m == 0:
-        raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
+        raise InputError(f"X must have at least one row and one column, got shape {X.shape}")
     y = check_binary_labels(y, "y", n)
     name = resolve_operator(operator).__name__
     weights = _weights(sample_weight, y)
     if feature_score not in FEATURE_SCORES:
-        raise ValueError(f"feature_score must be one of {', '.join(FEATURE_SCORES)}, got {feature_score!r}")
+        raise InputError(f"feature_score must be one of {', '.join(FEATURE_SCORES)}, got {feature_score!r}")
     kept = np.arange(m) if features is None else _check_features(features, m)
     if max_features is not None:
         kept = kept[select_features(X[:, kept], y, weights, max_features, feature_score)]
     kept = kept if len(kept) < m else None  # sorted and distinct: all m of them are X itself
     if kept is not None:
         if check_integer(max_num_literals, "max_num_literals", 1) > 2 * len(kept):
-            raise ValueError(f"max_num_literals ({max_num_literals}) must be <= {2 * len(kept)}, twice the "
+            raise InputError(f"max_num_literals ({max_num_literals}) must be <= {2 * len(kept)}, twice the "
                              f"{len(kept)} features kept (features, max_features)")
         X, m = X[:, kept], len(kept)
     max_lit = check_integer(max_num_literals, "max_num_literals", 1, 2 * m)
     min_lit = check_integer(min_num_literals, "min_num_literals", 0)
     if min_lit > max_lit:
-        raise ValueError(f"min_num_literals ({min_lit}) must not exceed max_num_literals ({max_lit})")
+        raise InputError(f"min_num_literals ({min_lit}) must not exceed max_num_literals ({max_lit})")
     if exclusive_literals and min_lit > m:
-        raise ValueError(f"min_num_literals ({min_lit}) exceeds the {m} features available with exclusive literals")
+        raise InputError(f"min_num_literals ({min_lit}) exceeds the {m} features available with exclusive literals")
     lam = check_number(lam, "lam", 0)
     negated = check_bool(negated, "negated")
     exclusive_literals = check_bool(exclusive_literals, "exclusive_literals")
@@ -168,9 +169,9 @@ def _check_features(features, m: int) -> np.ndarray:
     """`features` as sorted distinct column indices of a matrix with `m` columns."""
     kept = np.asarray(features)
     if kept.ndim != 1 or kept.size == 0 or not np.issubdtype(kept.dtype, np.integer):
-        raise ValueError(f"features must be a non-empty list of column indices, got {features!r:.80}")
+        raise InputError(f"features must be a non-empty list of column indices, got {features!r:.80}")
     if kept.min() < 0 or kept.max() >= m or len(np.unique(kept)) != len(kept):
-        raise ValueError(f"features must be distinct column indices in 0..{m - 1}, got {features!r:.80}")
+        raise InputError(f"features must be distinct column indices in 0..{m - 1}, got {features!r:.80}")
     return np.sort(kept)
 
 

@@ -38,6 +38,7 @@ import numpy as np
 import pyomo.environ as pyo
 from pyomo.core.expr.numeric_expr import LinearExpression, MonomialTermExpression
 
+from ..exceptions import InputError
 from ..rules import resolve_shape
 from ..validation import check_binary_labels, check_binary_matrix, check_bool, check_integer, check_number
 from .depth_one import _weights
@@ -66,7 +67,7 @@ def depth_two(
     X = check_binary_matrix(X)
     n, m = X.shape
     if n == 0 or m == 0:
-        raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
+        raise InputError(f"X must have at least one row and one column, got shape {X.shape}")
     y = check_binary_labels(y, "y", n)
     shape = resolve_shape(shape)
     K = check_integer(max_terms, "max_terms", 1)
@@ -76,7 +77,7 @@ def depth_two(
         max_complexity = check_integer(max_complexity, "max_complexity", 0)
         smallest = 0 if min_terms == 0 else (1 if min_terms == 1 else 1 + min_terms)
         if max_complexity < smallest:
-            raise ValueError(f"max_complexity ({max_complexity}) is below the {smallest} nodes of the smallest rule "
+            raise InputError(f"max_complexity ({max_complexity}) is below the {smallest} nodes of the smallest rule "
                              f"with min_terms={min_terms}")
     lam = check_number(lam, "lam", 0)
     negated = check_bool(negated, "negated")

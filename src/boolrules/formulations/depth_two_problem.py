@@ -9,17 +9,19 @@ together as matrices over the samples, for repair and for the greedy warm start.
 from __future__ import annotations
 
 import html
+import time
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 import pyomo.environ as pyo
 
+from ..exceptions import InputError
 from ..rules import Literal, One, Rule, Shape, Zero
 from .model_problem import ModelProblem
 from .standard_form import Group, Layout
 
-__all__ = ["DepthTwoProblem", "check_rule_problem"]
+__all__ = ["DepthTwoProblem"]
 
 
 @dataclass(eq=False)
@@ -57,6 +59,15 @@ class DepthTwoProblem(ModelProblem):
         return Layout(("fired_terms", "fired_rows", "quiet_rows"), groups, ("z",))
 
     @property
+    def keeps_eta(self) -> bool:
+        return True
+
+    @property
+    def soft_rows_price_rules(self) -> bool:
+        """No: without η no brute-force test bounds a depth-two QUBO's energy by the rule's objective."""
+        return False
+
+    @property
     def objective_range(self) -> float:
         """An upper bound on how much the objective can vary: all weights and λ times any node count."""
         nodes = 2 + 2 * self.max_terms + 2 * self.num_features * self.max_terms
@@ -78,11 +89,11 @@ class DepthTwoProblem(ModelProblem):
     def _choice(self, values) -> np.ndarray:
         """(K, 2m) bool literal choice from {"z": ...}, checked."""
         if not isinstance(values, dict) or "z" not in values:
-            raise ValueError(f"values must be a dict with the block z, got {values!r:.80}")
+            raise InputError(f"values must be a dict with the block z, got {values!r:.80}")
         z = np.asarray(values["z"])
         K, m2 = self.max_terms, 2 * self.num_features
         if z.size != K * m2:
-            raise ValueError(f"z must hold {K} x {m2} values (terms x literals), got {z.size}")
+            raise InputError(f"z must hold {K} x {m2} values (terms x literals), got {z.size}")
         return z.reshape(K, m2).round().astype(bool)
 
     def _terms(self, z: np.ndarray) -> list[np.ndarray]:
@@ -215,12 +226,12 @@ class DepthTwoProblem(ModelProblem):
                 z = self._apply(z, min(moves, key=lambda mv: mv[0]))
         return {"z": z.astype(np.int64).ravel()}
 
-    def polish_values(self, values) -> dict:
-        """Apply the best single literal addition or removal while it lowers the true objective and
-        the choice stays valid (at least `min_terms` terms)."""
+    def polish_values(self, values, deadline: float | None = None) -> dict:
+        """Apply the best single literal addition or removal while it lowers the true objective, the
+        choice stays valid (at least `min_terms` terms) and `deadline` has not passed."""
         z = self._choice(self.repair_values(values))
         current = self._value(z)
-        while True:
+        while deadline is None or time.perf_counter() < deadline:
             best = None
             for move in self._moves(z, True, True):
                 candidate = self._apply(z, move)
@@ -232,10 +243,11 @@ class DepthTwoProblem(ModelProblem):
             z = self._apply(z, best)
             z = z[np.argsort(~z.any(axis=1), kind="stable")]
             current = best[0]
+        return {"z": z.astype(np.int64).ravel()}
 
-    def greedy_values(self) -> dict:
-        """The greedy choice grown from no literals (`polish_values` of the empty choice)."""
-        return self.polish_values({"z": np.zeros(self.max_terms * 2 * self.num_features)})
+    def greedy_values(self, deadline: float | None = None) -> dict:
+        """The greedy choice grown from no literals until `deadline` (`polish_values` of the empty choice)."""
+        return self.polish_values({"z": np.zeros(self.max_terms * 2 * self.num_features)}, deadline)
 
     def feasible_point(self, values) -> np.ndarray:
         """A feasible ILP solution (over the standard form's columns) for the valid choice `values`:
@@ -293,15 +305,3 @@ class DepthTwoProblem(ModelProblem):
             f"{s['num_variables']} variables, {s['num_constraints']} constraints, {s['nonzeros']} nonzeros, "
             f"|coefficients| in [{lo:g}, {hi:g}]<table><tr><th></th><th>block</th><th>count</th></tr>{rows}</table>"
         )
-
-
-def check_rule_problem(problem, name: str = "problem"):
-    """`problem` itself, or TypeError naming `name` unless it is a depth-one or depth-two problem."""
-    from .problem import DepthOneProblem
-
-    if not isinstance(problem, (DepthOneProblem, DepthTwoProblem)):
-        raise TypeError(
-            f"{name} must be a DepthOneProblem or DepthTwoProblem (build one with boolrules.formulations.depth_one "
-            f"or depth_two), got {type(problem).__name__}"
-        )
-    return problem

@@ -1,5 +1,5 @@
-"""`ModelProblem`: what every rule problem stated as a Pyomo model offers, whatever its shape:
-counts per block, the standard form, the QUBO, and vectors over the standard form's columns."""
+"""`ModelProblem`: what a rule problem stated as a Pyomo model adds to `RuleProblem`, whatever its
+shape: counts per block, the standard form, the QUBO, and vectors over the standard form's columns."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
+from ..exceptions import InputError
+from .rule_problem import RuleProblem
 from .standard_form import StandardForm, ToStandardForm, compile_standard_form
 
 __all__ = ["ModelProblem"]
 
 
-class ModelProblem:
+class ModelProblem(RuleProblem):
     """Base of `DepthOneProblem` and `DepthTwoProblem`; a subclass has `X` (its 0/1 data), `model`
     (its Pyomo model) and `layout` (its row and column blocks, `standard_form.Layout`)."""
 
@@ -50,7 +52,7 @@ class ModelProblem:
         """Compile to a `QuboProblem` (docs/formulations.md, "ILP → QUBO"); `eta=False` drops the error
         variables and keeps sample rows as soft penalties, "auto" drops them for AtLeast, AtMost
         and Choose only (where that anneals better)."""
-        from .qubo_problem import compile_qubo
+        from .qubo_problem import compile_qubo  # here, so that building a model does not load dimod
 
         return compile_qubo(self, eta=eta, penalty=penalty, slack=slack)
 
@@ -70,7 +72,7 @@ class ModelProblem:
         form = self.standard_form
         x = np.atleast_2d(np.asarray(x, dtype=float))
         if x.shape[1] != form.num_vars:
-            raise ValueError(f"x has {x.shape[1]} columns, the standard form has {form.num_vars}")
+            raise InputError(f"x has {x.shape[1]} columns, the standard form has {form.num_vars}")
         body = (form.A @ x.T).T
         rows = (body >= form.lower - tol) & (body <= form.upper + tol)
         checked = np.ones(len(form.lower), dtype=bool) if sample_rows else form.row_sample < 0

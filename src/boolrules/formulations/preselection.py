@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exceptions import InputError
 from ..rules import Literal, Operator, Rule
 from ..validation import check_integer
 
@@ -26,7 +27,7 @@ def feature_scores(X: np.ndarray, y: np.ndarray, weights: np.ndarray, score: str
     x_j and y (in nats) under the weighted empirical distribution.
     """
     if score not in FEATURE_SCORES:
-        raise ValueError(f"feature_score must be one of {', '.join(FEATURE_SCORES)}, got {score!r}")
+        raise InputError(f"feature_score must be one of {', '.join(FEATURE_SCORES)}, got {score!r}")
     X = np.asarray(X, dtype=np.float64)
     positive = weights * (y == 1)
     negative = weights * (y != 1)

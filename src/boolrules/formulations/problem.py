@@ -10,6 +10,7 @@ from functools import cached_property
 import numpy as np
 import pyomo.environ as pyo
 
+from ..exceptions import InputError, InputTypeError
 from ..rules import OPERATORS, Literal, One, Rule, Zero, operator_output
 from . import repair
 from .model_problem import ModelProblem
@@ -76,6 +77,17 @@ class DepthOneProblem(ModelProblem):
     def parameterized(self) -> bool:
         return OPERATORS[self.operator].parameterized
 
+    @property
+    def keeps_eta(self) -> bool:
+        """η is kept for Or and And only: without it the parameterized operators anneal far better
+        (benchmarks/studies/qubo-quality.md: raw gap +42% against +124% median), Or and And reach
+        the optimum with it."""
+        return not self.parameterized
+
+    @property
+    def soft_rows_price_rules(self) -> bool:
+        return True
+
     def paper_num_variables(self) -> int:
         """The paper's ILP count (Table 2, Eq. 24): 2m + n, +1 for k, +|N| for Choose."""
         count = 2 * self.num_features + self.num_samples
@@ -125,11 +137,11 @@ class DepthOneProblem(ModelProblem):
         one literal becomes the equivalent literal or constant and an empty one a constant."""
         needed = ["b", "bt", "k"] if self.parameterized else ["b", "bt"]
         if not isinstance(values, dict) or not set(needed) <= set(values):
-            raise ValueError(f"values must be a dict of the blocks {', '.join(needed)}, got {values!r:.80}")
+            raise InputError(f"values must be a dict of the blocks {', '.join(needed)}, got {values!r:.80}")
         b = np.asarray(values["b"]).round().astype(bool)
         bt = np.asarray(values["bt"]).round().astype(bool)
         if b.shape != (self.num_features,) or bt.shape != (self.num_features,):
-            raise ValueError(f"b and bt must each hold {self.num_features} values")
+            raise InputError(f"b and bt must each hold {self.num_features} values")
         indices = self.feature_indices
         literals = [
             Literal(int(indices[j]), bool(neg))
@@ -140,7 +152,7 @@ class DepthOneProblem(ModelProblem):
         cls = OPERATORS[self.operator]
         k = int(round(values["k"])) if self.parameterized else None
         if k is not None and not 0 <= k <= len(literals):
-            raise ValueError(f"k={k} is outside 0..{len(literals)} (the number of chosen literals)")
+            raise InputError(f"k={k} is outside 0..{len(literals)} (the number of chosen literals)")
         if not literals:  # no literal is true: only Or is false (k = 0 for the others)
             rule = Zero() if self.operator == "Or" else One()
         elif simplify and len(literals) == 1:
@@ -156,7 +168,7 @@ class DepthOneProblem(ModelProblem):
             try:
                 rule = relabel(rule, local)
             except KeyError as err:
-                raise ValueError(f"the rule uses feature {err.args[0]}, which the preselection did not keep "
+                raise InputError(f"the rule uses feature {err.args[0]}, which the preselection did not keep "
                                  f"(kept: {self.features.tolist()})") from None
         return rule.evaluate(self.X) != self.y.astype(bool)
 
@@ -206,17 +218,11 @@ class DepthOneProblem(ModelProblem):
             f"<table><tr><th></th><th>block</th><th>count</th></tr>{rows}</table>"
         )
 
-    def export(self, path, format, feature_names=None):
-        """Write the model to `path` as "lp", "mps" or "ommx" (`boolrules.formats`), with its sidecar."""
-        from ..formats import export_problem
-
-        return export_problem(self, path, format, feature_names)
-
 
 def check_problem(problem, name: str = "problem") -> DepthOneProblem:
     """`problem` itself, or TypeError naming `name` unless it is a `DepthOneProblem`."""
     if not isinstance(problem, DepthOneProblem):
-        raise TypeError(
+        raise InputTypeError(
             f"{name} must be a DepthOneProblem (build one with boolrules.formulations.depth_one), "
             f"got {type(problem).__name__}"
         )

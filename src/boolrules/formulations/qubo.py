@@ -17,6 +17,7 @@ import dimod
 import numpy as np
 import scipy.sparse as sp
 
+from ..exceptions import InputError
 from .chain import Reduction
 from .reductions import capped_binary_bits, capped_binary_weights, paired_offset_bits, paired_offset_weights
 from .standard_form import StandardForm
@@ -103,7 +104,7 @@ def _effective_rows(form: StandardForm):
     high = np.minimum(upper, b_hi)
     if (low > high + 1e-9).any():
         r = int(np.argmax(low > high + 1e-9))
-        raise ValueError(
+        raise InputError(
             f"constraint {names[r]} can never be satisfied: its body ranges over [{b_lo[r]:g}, {b_hi[r]:g}] "
             f"but must lie in [{lower[r]:g}, {upper[r]:g}]"
         )
@@ -279,7 +280,7 @@ class PenaltyQubo(Reduction):
 
     def __post_init__(self):
         if self.slack not in SLACK_MODES:
-            raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
+            raise InputError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
 
     def apply(self, form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
         if self.slack in ("paired", "window"):

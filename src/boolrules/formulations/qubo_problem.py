@@ -14,12 +14,13 @@ from typing import NamedTuple
 import dimod
 import numpy as np
 
+from ..exceptions import InputError, InputTypeError
 from ..rules import Rule
 from ..validation import check_number
 from .chain import Chain
-from .depth_two_problem import DepthTwoProblem, check_rule_problem
 from .qubo import SLACK_MODES, Penalties, PenaltyForm, PenaltyQubo
 from .reductions import BinaryExpansion, FixToZero
+from .rule_problem import check_rule_problem
 from .standard_form import ToStandardForm
 
 __all__ = [
@@ -97,24 +98,23 @@ def check_penalty(penalty):
     finite weights > 0 (returned as `Penalties`); otherwise an error naming `penalty`."""
     if isinstance(penalty, dict):
         if set(penalty) != {"soft", "hard"}:
-            raise ValueError(f"penalty weights need exactly the keys 'soft' and 'hard', got {sorted(map(str, penalty))}")
+            raise InputError(f"penalty weights need exactly the keys 'soft' and 'hard', got {sorted(map(str, penalty))}")
         soft, hard = (check_number(penalty[key], f"penalty[{key!r}]") for key in ("soft", "hard"))
         if not (soft > 0 and hard > 0):
-            raise ValueError(f"penalty weights must be finite and > 0, got {penalty}")
+            raise InputError(f"penalty weights must be finite and > 0, got {penalty}")
         return Penalties(soft, hard)
     if not isinstance(penalty, str) or penalty not in PENALTY_MODES:
-        raise ValueError(
+        raise InputError(
             f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}"
         )
     return penalty
 
 
 def resolve_eta(eta, problem) -> bool:
-    """`eta` as compiled for `problem`: "auto" keeps η unless the operator is parameterized
-    (AtLeast, AtMost, Choose), where sample rows without η anneal far better (benchmarks/studies/
-    qubo-quality.md: raw gap +42% against +124% median); Or and And keep it (exact, +0%)."""
+    """`eta` as compiled for `problem`: "auto" is the problem's choice (`RuleProblem.keeps_eta`: η
+    for Or, And and depth two, none for AtLeast, AtMost and Choose, which anneal far better without)."""
     if eta == "auto":
-        return isinstance(problem, DepthTwoProblem) or not problem.parameterized
+        return problem.keeps_eta
     return eta
 
 
@@ -132,16 +132,16 @@ def check_compile_option(name: str, value):
         if isinstance(value, str) and value == "auto":
             return value
         if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"eta must be true, false or \"auto\", got {value!r}")
+            raise InputTypeError(f"eta must be true, false or \"auto\", got {value!r}")
         return bool(value)
     if name == "penalty":
         check_penalty(value)
         return value
     if name == "slack":
         if not isinstance(value, str) or value not in SLACK_MODES:
-            raise ValueError(f"slack must be one of {', '.join(SLACK_MODES)}, got {value!r}")
+            raise InputError(f"slack must be one of {', '.join(SLACK_MODES)}, got {value!r}")
         return value
-    raise ValueError(f"unknown compile option {name!r}; options: eta, penalty, slack")
+    raise InputError(f"unknown compile option {name!r}; options: eta, penalty, slack")
 
 
 def compile_qubo(problem, *, eta="auto", penalty="sufficient", slack: str = "paired") -> QuboProblem:
@@ -179,7 +179,7 @@ class QuboProblem:
             self.bqm = form.bqm(self.penalties)
         linear, (_, _, quadratic), offset = self.bqm.to_numpy_vectors()
         if not (np.isfinite(linear).all() and np.isfinite(quadratic).all() and np.isfinite(offset)):
-            raise ValueError(f"the QUBO's coefficients overflow to inf or NaN: the sample_weight values (largest "
+            raise InputError(f"the QUBO's coefficients overflow to inf or NaN: the sample_weight values (largest "
                              f"{problem.weights.max():.3g}) or the penalty weights (soft {self.penalties.soft:.3g}, "
                              f"hard {self.penalties.hard:.3g}) are too large; scale them down")
 
@@ -201,7 +201,7 @@ class QuboProblem:
             return calibrated_penalties(problem.weights, CALIBRATED[self.eta])
         if penalty == "tuned":
             return self._tuned()
-        raise ValueError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}")
+        raise InputError(f"penalty must be one of {', '.join(PENALTY_MODES)} or {{'soft': .., 'hard': ..}}, got {penalty!r}")
 
     def _paired_sufficient(self) -> Penalties:
         """Sufficient weights of slack="paired", where every row's smallest violation costs its
@@ -301,7 +301,7 @@ class QuboProblem:
             return "no promise (heuristic weights)"
         if self.eta and self.slack != "window":
             return "the ILP optimum"
-        if not self.eta and not isinstance(self.problem, DepthTwoProblem):
+        if not self.eta and self.problem.soft_rows_price_rules:
             return "a valid rule, its energy at least its objective (not always the optimum)"
         return "no promise"
 
@@ -322,7 +322,7 @@ class QuboProblem:
         """Samples (a dict, a SampleSet, or an array in `labels` order) as a 2-D 0/1 array."""
         if isinstance(sample, dimod.SampleSet):
             if len(sample) == 0:
-                raise ValueError("the sample set is empty: the sampler returned no samples")
+                raise InputError("the sample set is empty: the sampler returned no samples")
             if sample.vartype is dimod.SPIN:
                 sample = sample.change_vartype(dimod.BINARY, inplace=False)
             self._check_variables(sample.variables)
@@ -333,16 +333,16 @@ class QuboProblem:
         else:
             arr = np.atleast_2d(np.asarray(sample))
             if arr.ndim != 2 or arr.shape[1] != len(self.labels):
-                raise ValueError(f"sample has shape {np.shape(sample)}, the QUBO has {len(self.labels)} variables")
+                raise InputError(f"sample has shape {np.shape(sample)}, the QUBO has {len(self.labels)} variables")
         if not np.isin(arr, (0, 1)).all():
-            raise ValueError("sample values must be 0 or 1 (a QUBO's binary variables)")
+            raise InputError("sample values must be 0 or 1 (a QUBO's binary variables)")
         return arr
 
     def _check_variables(self, variables) -> None:
         """A sample must be over exactly this QUBO's variables."""
         missing = set(self.labels).difference(variables)
         if missing:
-            raise ValueError(f"sample lacks {len(missing)} of the QUBO's variables, e.g. {sorted(map(str, missing))[:3]}")
+            raise InputError(f"sample lacks {len(missing)} of the QUBO's variables, e.g. {sorted(map(str, missing))[:3]}")
 
     def energy(self, sample) -> np.ndarray | float:
         """QUBO energy of one sample (float) or of several (array)."""
@@ -371,7 +371,7 @@ class QuboProblem:
         (`docs/formulations.md`, "Decoding a QUBO sample")."""
         values = self.variable_values(sample)
         if len(values) != 1:
-            raise ValueError("decode takes one sample; use decode_best for a SampleSet")
+            raise InputError("decode takes one sample; use decode_best for a SampleSet")
         return self.problem.decode(self.problem.repair_values(values[0]))
 
     def feasible(self, samples) -> np.ndarray:
@@ -440,10 +440,4 @@ class QuboProblem:
         """(row, low, high) of every penalised row: the effective bounds the slack must cover."""
         layout = self.form.slack
         return list(zip(self.form.row_names, layout.low.tolist(), layout.high.tolist()))
-
-    def export(self, path, format, feature_names=None):
-        """Write the QUBO to `path` in one of `boolrules.formats.QUBO_FORMATS`, with its sidecar."""
-        from ..formats import export_qubo
-
-        return export_qubo(self, path, format, feature_names)
 

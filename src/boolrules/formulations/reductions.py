@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
+from ..exceptions import InputError
 from .chain import Reduction
 from .standard_form import StandardForm
 
@@ -62,7 +63,7 @@ def capped_binary_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     nbits, is_last, last_weight = _last_bits(values.shape[-1], owner, position, weight)
     span = np.left_shift(1, np.maximum(nbits - 1, 0)) - 1 + last_weight
     if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any() or (rounded > span).any():
-        raise ValueError("values must be integers within 0..span of their encoding")
+        raise InputError("values must be integers within 0..span of their encoding")
     last_on = rounded > np.left_shift(1, np.maximum(nbits - 1, 0)) - 1
     rest = rounded - np.where(last_on, last_weight, 0)
     bits = np.where(is_last, last_on[..., owner], np.right_shift(rest[..., owner], position) & 1)
@@ -95,7 +96,7 @@ def paired_offset_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     rounded = np.round(values).astype(np.int64)
     nbits, is_last, last_weight = _last_bits(values.shape[-1], owner, position, weight)
     if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any():
-        raise ValueError("values must be integers >= 0")
+        raise InputError("values must be integers >= 0")
     last_on = (nbits > 0) & (rounded > np.left_shift(1, nbits) - 1)
     rest = rounded - np.where(last_on, last_weight, 0)
     bits = np.where(is_last, last_on[..., owner], np.right_shift(rest[..., owner], position + 1) & 1)
@@ -165,7 +166,7 @@ class BinaryExpansion(Reduction):
         hi = np.floor(form.var_upper).astype(np.int64)
         if (hi < lo).any():
             bad = form.var_names[int(np.argmax(hi < lo))]
-            raise ValueError(f"variable {bad} has an empty range")
+            raise InputError(f"variable {bad} has an empty range")
         integer = (hi - lo) > 1
         owner, position, weight = capped_binary_weights(np.where(integer, hi - lo, 0))
         binary_cols = np.flatnonzero(~integer)

@@ -18,6 +18,7 @@ import numpy as np
 import pyomo.environ as pyo
 import scipy.sparse as sp
 
+from ..exceptions import InputError
 from .chain import Chain, Reduction
 
 __all__ = ["ILP_CHAIN", "Group", "Layout", "StandardForm", "ToStandardForm", "compile_standard_form"]
@@ -183,7 +184,7 @@ class ToStandardForm(Reduction):
         per indexed block, and for a scalar block such as k (...), an int for one point (1-D `x`)."""
         x = np.round(np.asarray(x, dtype=float)).astype(np.int64)
         if x.shape[-1:] != (form.num_vars,):
-            raise ValueError(f"x has shape {x.shape}, the standard form has {form.num_vars} columns")
+            raise InputError(f"x has shape {x.shape}, the standard form has {form.num_vars} columns")
         values = {}
         for block in form.value_blocks:
             cols = form.columns(block)
@@ -201,7 +202,7 @@ class ToStandardForm(Reduction):
             cols = form.columns(block)
             array = np.asarray(array, dtype=float).ravel()
             if array.size != len(cols):
-                raise ValueError(
+                raise InputError(
                     f"values[{block!r}] has {array.size} entries but the model has {len(cols)} variables in that "
                     f"block (its blocks are {', '.join(dict.fromkeys(form.col_block))})"
                 )

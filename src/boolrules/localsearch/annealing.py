@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..exceptions import InputError, InputTypeError
 from ..metrics import get_metric
 from ..rules import BitMatrix, Rule
 from ..validation import check_binary_labels, check_number
@@ -38,7 +39,7 @@ class RuleScorer:
 
     def __init__(self, bits: BitMatrix, y: np.ndarray, metric: str = "balanced_accuracy", lam: float = 0.0):
         if not isinstance(bits, BitMatrix):
-            raise TypeError(f"bits must be a BitMatrix, got {type(bits).__name__}")
+            raise InputTypeError(f"bits must be a BitMatrix, got {type(bits).__name__}")
         self.bits = bits
         self.metric = get_metric(metric)
         self.lam = check_number(lam, "lam", 0)
@@ -118,7 +119,7 @@ def schedule(num_iterations: int | None, temperatures: tuple[float, float],
     (a cap; None: none)."""
     high, low = temperatures
     if until is None and num_iterations is None:
-        raise ValueError("num_iterations=None needs a time limit (until) to end the schedule")
+        raise InputError("num_iterations=None needs a time limit (until) to end the schedule")
     if until is None:
         last = max(num_iterations - 1, 1)
         for it, temperature in enumerate(np.geomspace(high, low, num_iterations).tolist()):

@@ -20,6 +20,7 @@ from sklearn.utils._param_validation import StrOptions
 
 from ..backends.config import BackendSpec, opened_backend, problem_caps
 from ..estimator import RuleEstimator
+from ..exceptions import InputError
 from ..metrics import balanced_sample_weight
 from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_operators
 from ..rules.shapes import OperatorSpec
@@ -343,7 +344,7 @@ class RuleClassifier(RuleEstimator):
     def _check_params(self):
         self._temperatures()
         if self.num_iterations is None and self.time_budget is None:
-            raise ValueError("num_iterations=None (no cap on iterations) needs a time_budget to end the search; "
+            raise InputError("num_iterations=None (no cap on iterations) needs a time_budget to end the search; "
                              "give num_iterations or time_budget=SECONDS")
 
     def _one_vs_rest_params(self, num_classes: int) -> dict:
@@ -353,15 +354,15 @@ class RuleClassifier(RuleEstimator):
         try:
             high, low = self.temperatures
         except (TypeError, ValueError):
-            raise ValueError(f"temperatures must be a pair (high, low), got {self.temperatures!r}") from None
+            raise InputError(f"temperatures must be a pair (high, low), got {self.temperatures!r}") from None
         high, low = check_number(high, "temperatures[0]"), check_number(low, "temperatures[1]")
         if not high >= low > 0:
-            raise ValueError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
+            raise InputError(f"temperatures must be (high, low) with high >= low > 0, got {self.temperatures!r}")
         return high, low
 
     def _fit_binary(self, X, y, rng):
         if X.shape[1] < 2:
-            raise ValueError(f"rules need at least 2 binary features, X has {X.shape[1]}")
+            raise InputError(f"rules need at least 2 binary features, X has {X.shape[1]}")
         seeds = draw_seed(rng, size=self.num_starts)
         start = time.perf_counter()
         self.starts_ = self._run(X, y, self._search_config(X.shape[1]), seeds)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..exceptions import InputError
 from ..rules import Literal, Operator, Rule
 
 __all__ = ["SearchSpace", "random_rule", "LocalMoves", "node_at", "replace_at"]
@@ -36,7 +37,7 @@ class SearchSpace:
         """Raise ValueError saying which invariant `rule` breaks, if any."""
         violation = self._violation(rule)
         if violation is not None:
-            raise ValueError(f"{rule} is outside the search space: {violation}")
+            raise InputError(f"{rule} is outside the search space: {violation}")
 
     def _violation(self, rule: Rule) -> str | None:
         if not isinstance(rule, Operator):

@@ -18,6 +18,7 @@ from functools import partial
 import numpy as np
 
 from ..backends.base import unseeded
+from ..exceptions import InputError
 from ..formulations import depth_one, depth_two
 from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Shape, Zero
 from ..sampling import subsample_rows
@@ -90,7 +91,7 @@ class NonLocalOracle:
                  backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random,
                  until: float | None = None, policy: str = "random"):
         if policy not in POLICIES:
-            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
+            raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         self.bits = bits
         self.X = X
         self.y = y.astype(bool)
@@ -99,7 +100,7 @@ class NonLocalOracle:
         self.backend = backend
         shapes = [op.name for op in operators if isinstance(op, Shape)]
         if shapes and "depth_two" not in backend.capabilities:
-            raise ValueError(f"backend {backend.name!r} solves depth-one problems only, so it cannot make the "
+            raise InputError(f"backend {backend.name!r} solves depth-one problems only, so it cannot make the "
                              f"depth-two moves {', '.join(shapes)}: drop them from nonlocal_operators or use "
                              "a backend that takes depth-two problems (highs, a QUBO sampler)")
         self.operators = operators
