@@ -644,9 +644,10 @@ def test_console_script_help():
 
 
 def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
-    """cli.py copies what its parser offers from the library, so `--help` imports none of it: each
-    copy equals the value it copies (and the parser's defaults are Python's: the tests below)."""
+    """cli/choices.py copies what the parser offers from the library, so `--help` imports none of it:
+    each copy equals the value it copies (and the parser's defaults are Python's: the tests below)."""
     from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
+    from boolrules.cli import choices
     from boolrules.formulations.preselection import FEATURE_SCORES
     from boolrules.formulations.qubo import SLACK_MODES
     from boolrules.formulations.qubo_problem import PENALTY_MODES
@@ -655,16 +656,16 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     from boolrules.rules import OPERATORS, SHAPES
     from boolrules.seeding import MAX_SEED
 
-    assert cli._MAX_SEED == MAX_SEED and cli._QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
-    for copy, value in [(cli._OPERATORS, OPERATORS), (cli._SHAPES, SHAPES), (cli._METRICS, METRICS),
-                        (cli._POLICIES, POLICIES), (cli._FEATURE_SCORES, FEATURE_SCORES),
-                        (cli._PENALTY_MODES, PENALTY_MODES), (cli._SLACK_MODES, SLACK_MODES), (cli._QPU_TOPOLOGIES, QPU_TOPOLOGIES),
-                        (cli._PROBLEM_FORMATS, PROBLEM_FORMATS), (cli._QUBO_FORMATS, QUBO_FORMATS)]:
+    assert choices.MAX_SEED == MAX_SEED and choices.QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
+    for copy, value in [(choices.OPERATORS, OPERATORS), (choices.SHAPES, SHAPES), (choices.METRICS, METRICS),
+                        (choices.POLICIES, POLICIES), (choices.FEATURE_SCORES, FEATURE_SCORES),
+                        (choices.PENALTY_MODES, PENALTY_MODES), (choices.SLACK_MODES, SLACK_MODES), (choices.QPU_TOPOLOGIES, QPU_TOPOLOGIES),
+                        (choices.PROBLEM_FORMATS, PROBLEM_FORMATS), (choices.QUBO_FORMATS, QUBO_FORMATS)]:
         assert copy == tuple(value)  # the names, in the library's order
-    python = cli.python_defaults()
-    assert cli._PROBLEM_DEFAULTS == {name: python[name] for name in cli._PROBLEM_DEFAULTS}
-    learner = cli._learner_defaults()
-    assert cli._LEARNER_DEFAULTS == {name: learner[name] for name in cli._LEARNER_DEFAULTS}
+    python = choices.python_defaults()
+    assert choices.PROBLEM_DEFAULTS == {name: python[name] for name in choices.PROBLEM_DEFAULTS}
+    learner = choices.learner_defaults()
+    assert choices.LEARNER_DEFAULTS == {name: learner[name] for name in choices.LEARNER_DEFAULTS}
 
 
 def bad_toml(tmp_path):
@@ -759,7 +760,7 @@ def test_interrupt_exits_130(capsys, monkeypatch):
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_datasets", interrupted)
+    monkeypatch.setattr("boolrules.cli.datasets.run", interrupted)
     assert main(["datasets"]) == 130
     assert capsys.readouterr().err == "boolrules: interrupted\n"
 

@@ -88,7 +88,7 @@ def test_depth_one_classifier_refuses_a_time_limit_before_any_work(backend, monk
     def no_model(*args, **kwargs):
         raise AssertionError("the model was built")
 
-    monkeypatch.setattr(depth_one_classifier, "depth_one", no_model)
+    monkeypatch.setattr(depth_one_classifier, "build_depth_one", no_model)
     X = np.random.RandomState(0).randint(0, 2, (40, 4))
     assert_raises_clearly(ValueError, lambda: DepthOneClassifier(backend=backend, time_limit=5).fit(X, X[:, 0]),
                           "time_limit")

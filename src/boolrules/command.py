@@ -1,5 +1,5 @@
-"""The `boolrules` console script: loads the command line (`cli.py`, seconds of imports) and runs it,
-so a Ctrl-C while it loads ends with "interrupted" and status 130 like one while it runs."""
+"""The `boolrules` console script: loads the command line (the `cli` package) and runs it, so a
+Ctrl-C while it loads ends with "interrupted" and status 130 like one while it runs."""
 
 from __future__ import annotations
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
-import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from .estimator import RuleEstimator
-from .formulations import depth_one
-from .formulations.preselection import FEATURE_SCORES, select_features
-from .metrics import balanced_sample_weight, score_counts
-from .sampling import subsample_rows
+from .formulations.builder import build_depth_one
+from .formulations.preselection import FEATURE_SCORES
+from .metrics import score_counts
 from .seeding import draw_seed
 from .backends.config import BackendSpec
 from .rules.shapes import OperatorSpec
@@ -112,19 +110,11 @@ class DepthOneClassifier(RuleEstimator):
         caps = problem_caps(self.backend)  # a TOML backend's [problem] sizes, for the caps not given here
         max_samples = self.max_samples if self.max_samples is not None else caps.get("max_samples")
         max_features = self.max_features if self.max_features is not None else caps.get("max_features")
-        rows = subsample_rows(len(y), max_samples, rng, labels=y)
-        weights = _WEIGHTS[self.metric]
-        if weights == "balanced" and len(np.unique(y[rows])) < 2:
-            raise ValueError("the row subset holds one class only; raise max_samples")
-        features = None
-        if max_features is not None:  # the best features on all rows, not only on the subset
-            all_weights = balanced_sample_weight(y) if weights == "balanced" else np.ones(len(y))
-            features = select_features(X, y, all_weights, max_features, self.feature_score)
-        problem = depth_one(
-            X[rows], y[rows], self.operator,
-            max_num_literals=min(int(self.max_num_literals), 2 * (X.shape[1] if features is None else len(features))),
-            min_num_literals=int(self.min_num_literals),
-            lam=float(self.lam), sample_weight=weights, negated=bool(self.negated), features=features,
+        problem = build_depth_one(
+            X, y, self.operator, max_num_literals=int(self.max_num_literals),
+            min_num_literals=int(self.min_num_literals), lam=float(self.lam), sample_weight=_WEIGHTS[self.metric],
+            negated=bool(self.negated), max_samples=max_samples, max_features=max_features,
+            feature_score=self.feature_score, random_state=rng,
             feature_names=getattr(self, "feature_names_", None),  # so result_ prints the rule with names
         )
         from .backends.base import unseeded

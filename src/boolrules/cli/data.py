@@ -1,0 +1,49 @@
+"""The data a command reads (`--dataset` or `--csv`), its train/test split, and the depth-one
+problem the problem options build on it."""
+
+from __future__ import annotations
+
+from ..datasets import Dataset, load_csv, load_dataset
+from ..formulations import DepthOneProblem
+from ..formulations.builder import build_depth_one
+from .errors import UsageError
+
+__all__ = ["binarizer", "depth_one_problem", "load_data", "split"]
+
+
+def load_data(args) -> Dataset:
+    """The data that `--dataset` or `--csv/--label/--positive` name."""
+    if args.csv is None:
+        if args.label is not None or args.positive is not None:
+            raise UsageError("--label and --positive go with --csv PATH")
+        return load_dataset(args.dataset or "breast_cancer", paper_layout=args.paper_layout, missing=args.missing)
+    if args.label is None:
+        raise UsageError("--csv needs --label COLUMN, the column that holds the class")
+    return load_csv(args.csv, args.label, args.positive, positive_name="--positive", paper_layout=args.paper_layout,
+                    missing=args.missing)
+
+
+def binarizer(data: Dataset):
+    """An unfitted copy of the binarizer that made `data.X`, so a split is binarized by the same rule."""
+    from sklearn.base import clone
+
+    return clone(data.binarizer)
+
+
+def split(data: Dataset, args):
+    """The stratified train/test split of the raw columns (binarized later, on the training rows)."""
+    from sklearn.model_selection import train_test_split
+
+    return train_test_split(data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed)
+
+
+def depth_one_problem(args, data: Dataset) -> DepthOneProblem:
+    """The depth-one problem on all rows, or on `--max-samples` of them drawn (stratified) with
+    `--seed`, on all features or the `--max-features` best on all rows, as `DepthOneClassifier`
+    builds it (`formulations.builder`)."""
+    return build_depth_one(
+        data.X, data.y, args.operator, max_num_literals=args.max_num_literals,
+        min_num_literals=args.min_num_literals, lam=args.lam, negated=args.negated, max_samples=args.max_samples,
+        max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
+        samples_name="--max-samples",
+    )

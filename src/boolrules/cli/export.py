@@ -1,0 +1,62 @@
+"""`boolrules export`: write a depth-one model, or its QUBO, to a file with a sidecar that
+`boolrules decode` reads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..formats import export_problem, export_qubo, sidecar_path
+from .backend import running
+from .choices import EXPORT_FORMATS
+from .data import depth_one_problem, load_data
+from .errors import UsageError
+from .report import Steps, data_info, print_json, schedule_text
+
+__all__ = ["run"]
+
+
+def run(args) -> int:
+    """`boolrules export`: write the problem (or its QUBO) in `--format` to `--output`, with its sidecar."""
+    content, fmt = EXPORT_FORMATS[args.format]
+    path = Path(args.output)
+    if not path.parent.is_dir():
+        raise UsageError(f"--output: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise UsageError(f"--output: {path} is a folder; give a file name")
+    with Steps(args, 3 if content == "model" else 4) as step:
+        step("loading data")
+        data = load_data(args)
+        step("building the model")
+        problem = depth_one_problem(args, data)
+        if content == "qubo":
+            step("compiling the QUBO")
+            qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
+        step(f"writing {args.format}")
+        with running(f"writing {args.format}"):
+            try:
+                written = (export_problem(problem, path, fmt, data.feature_names) if content == "model"
+                           else export_qubo(qubo, path, fmt, data.feature_names))
+            except OSError as err:  # the file cannot be written there: bad input, not a failed solver
+                raise UsageError(f"--output: {err}") from err
+    if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO
+        content = "model"
+        sizes = {"num_variables": problem.num_variables, "num_constraints": problem.num_constraints}
+        what = f"the {problem.label} model: {sizes['num_variables']} variables, {sizes['num_constraints']} constraints"
+    else:
+        sizes = {"num_variables": qubo.num_variables, "num_interactions": qubo.bqm.num_interactions,
+                 "eta": qubo.eta, "slack": qubo.slack, "penalty": args.penalty, "ground_state": qubo.guarantee,
+                 "schedule": qubo.schedule}
+        what = (f"the {problem.label} QUBO ({qubo.compilation}, {args.penalty} penalties): "
+                f"{sizes['num_variables']} variables, {sizes['num_interactions']} interactions")
+    sidecar = sidecar_path(written)
+    result = {**data_info(data, args), "problem_rows": problem.num_samples, "path": str(written), "format": args.format,
+              "content": content, "bytes": written.stat().st_size, "sidecar": str(sidecar), **sizes}
+    if args.json:
+        print_json(result)
+        return 0
+    print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {problem.num_samples} rows of {data.name}")
+    print(f"and its sidecar {sidecar} (`boolrules decode {sidecar} SAMPLES` decodes answers)")
+    if content == "qubo":
+        print(f"ground state: {sizes['ground_state']}")
+        print(f"recommended: {schedule_text(sizes['schedule'])}")
+    return 0

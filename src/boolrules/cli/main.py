@@ -1,0 +1,45 @@
+"""`boolrules.cli.main`: parse the command line, run its command and turn what it raises into an
+exit status and a one-line message."""
+
+from __future__ import annotations
+
+import sys
+
+from .errors import SolverFailure, UsageError
+from .parser import build_parser
+
+__all__ = ["main"]
+
+
+def main(argv=None) -> int:
+    """Run the command line `argv` (default: `sys.argv[1:]`) and return its exit status."""
+    try:
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+            return exc.code if isinstance(exc.code, int) else 2
+        return _command(args.command)(args)
+    except KeyboardInterrupt:
+        print("boolrules: interrupted", file=sys.stderr)
+        return 130
+    except (SolverFailure, RuntimeError, ImportError) as exc:  # RuntimeError: e.g. no rule, no D-Wave token
+        print(f"boolrules: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
+    except (UsageError, ValueError, TypeError, OSError) as exc:  # OSError: missing or unreadable files
+        print(f"boolrules: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+
+
+def _command(name: str):
+    """The `run` of the command `name`, imported once the command line is parsed: the commands load
+    the library (numpy, scikit-learn, Pyomo and dimod take seconds)."""
+    from . import datasets, decode, explain, export, fit, inspect, solve
+
+    modules = {"fit": fit, "explain": explain, "solve": solve, "inspect": inspect, "export": export,
+               "decode": decode, "datasets": datasets}
+    return modules[name].run
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of `exc` on one line (a message from a library may span several)."""
+    return " ".join(line.strip() for line in str(exc).splitlines() if line.strip()) or type(exc).__name__

@@ -1,0 +1,97 @@
+"""What the commands print: progress on stderr, one JSON object or lines of text on stdout."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+import numpy as np
+
+from ..datasets import Dataset
+
+__all__ = ["Steps", "counts", "data_info", "data_lines", "print_json", "schedule_text", "show_progress"]
+
+
+def show_progress(args) -> bool:
+    """--progress, --no-progress, or by default whether stderr is a terminal."""
+    return args.progress if args.progress is not None else sys.stderr.isatty()
+
+
+class Steps:
+    """A progress bar over a command's steps, on stderr; shown with --progress, or on a terminal
+    unless --no-progress."""
+
+    def __init__(self, args, total: int):
+        from tqdm import tqdm
+
+        self._bar = tqdm(total=total, file=sys.stderr, disable=not show_progress(args), leave=False,
+                         bar_format="{desc} ({n_fmt}/{total_fmt}) [{elapsed}]")
+        self._started = False
+
+    def __call__(self, description: str) -> None:
+        """Start the next step."""
+        if self._started:
+            self._bar.update()
+        self._started = True
+        self._bar.set_description_str(description)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._bar.close()
+
+
+def _jsonable(value):
+    """`value` with numpy scalars and arrays as Python values and non-finite floats as null."""
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _jsonable(value.tolist())
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def print_json(result: dict) -> None:
+    """`result` as one line of JSON."""
+    print(json.dumps(_jsonable(result)))
+
+
+def counts(counts: dict) -> str:
+    """Named counts in one line: `name count, ...`."""
+    return ", ".join(f"{name} {count}" for name, count in counts.items())
+
+
+def data_info(data: Dataset, args) -> dict:
+    """The data's name and size for a JSON result, with the label a CSV file's rows were split by."""
+    info = {"dataset": data.name, "rows": len(data.y), "binary_features": int(data.X.shape[1])}
+    if args.csv is not None:
+        info["label"] = {"column": args.label, "positive": data.positive, "default": args.positive is None}
+        info["dropped_rows"] = data.dropped_rows
+    return info
+
+
+def data_lines(data: Dataset, args, detail: str, width: int = 12) -> list[str]:
+    """The data's name and size (with `detail`) as text, with a CSV file's label and dropped rows."""
+    lines = [f"{'dataset:':<{width}}{data.name} ({len(data.y)} rows, {detail})"]
+    if args.csv is not None:
+        how = (" (the second of its 2 values in sorted order; --positive VALUE picks another)"
+               if args.positive is None else "")
+        lines.append(f"{'label:':<{width}}{args.label} == {data.positive} is positive{how}")
+        if data.dropped_rows:
+            lines.append(f"{'dropped:':<{width}}{data.dropped_rows} rows with missing values "
+                         "(--missing indicator keeps them)")
+    return lines
+
+
+def schedule_text(schedule: dict) -> str:
+    """A sampler schedule (`QuboProblem.schedule`) in one line."""
+    hot, cold = schedule["beta_range"]
+    return (f"{schedule['sampler']}, {schedule['num_reads']} reads x {schedule['num_sweeps']} sweeps, "
+            f"{schedule['beta_schedule_type']} beta {hot:.4g} -> {cold:.4g}")

@@ -1,0 +1,103 @@
+"""`boolrules solve`: solve one depth-one problem on the training rows of a stratified split, on a
+backend (`DepthOneClassifier`)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ..backends.config import problem_caps
+from ..depth_one_classifier import DepthOneClassifier
+from ..metrics import score_counts
+from .backend import configured_backend, running
+from .data import binarizer, load_data, split
+from .report import Steps, data_info, data_lines, print_json
+
+__all__ = ["run"]
+
+
+def _with_caps(args, spec) -> None:
+    """`--max-samples` and `--max-features`, where not given, from the [problem] table of the
+    backend's .toml file (`spec`), as `DepthOneClassifier` takes them."""
+    for key, value in problem_caps(spec).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+
+
+def run(args) -> int:
+    """`boolrules solve`: solve the depth-one problem of the training rows and print the rule, the
+    solver's status and bounds, the scores and the time."""
+    backend = configured_backend(args.backend, args.config, args.seed, args.time_limit, polish=args.polish)
+    _with_caps(args, args.config if args.config is not None else args.backend)
+    with Steps(args, 3) as step:
+        step("loading data")
+        data = load_data(args)
+        X_train, X_test, y_train, y_test = split(data, args)
+        clf = DepthOneClassifier(
+            binarizer=binarizer(data), operator=args.operator,
+            max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
+            lam=args.lam, negated=args.negated, backend=backend, max_samples=args.max_samples,
+            max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
+        )
+        step(f"building and solving the model with {backend.name}")
+        start = time.perf_counter()
+        with running(f"backend {backend.name!r}"):
+            clf.fit(X_train, y_train)
+        seconds = time.perf_counter() - start
+        step("scoring the rule")
+        r = clf.result_
+        result = {
+            **data_info(data, args),
+            "train_rows": len(y_train),
+            "test_rows": len(y_test),
+            "problem_rows": min(len(y_train), args.max_samples or len(y_train)),
+            "operator": ("~" if args.negated else "") + args.operator,
+            "min_num_literals": args.min_num_literals,
+            "max_num_literals": args.max_num_literals,
+            "max_features": args.max_features,
+            "lam": args.lam,
+            "backend": backend.name,
+            "backend_options": {k: v for k, v in backend.options().items()
+                                if v is None or isinstance(v, (bool, int, float, str, dict))},
+            "rule": r.rule.to_str(clf.feature_names_),  # the depth-one problem's answer, in its operator
+            "rule_indices": str(r.rule),
+            "num_literals": len(r.rule.literals()),
+            "status": r.status,
+            "objective": r.objective,
+            "bound": r.bound,
+            "gap": r.gap,
+            "message": r.message,
+            "stage": r.stage,
+            "stages": {name: {"rule": None if stage.rule is None else stage.rule.to_str(clf.feature_names_),
+                              "objective": stage.objective, "feasible": stage.feasible}
+                       for name, stage in r.stages.items()},
+            "timing": r.timing,
+            "solver_info": r.info,
+            "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
+            "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
+            "seconds": seconds,
+            "solver_seconds": r.seconds,
+        }
+    if args.json:
+        print_json(result)
+        return 0
+    rows = f"{result['train_rows']} train, {result['test_rows']} test"
+    if result["problem_rows"] < result["train_rows"]:
+        rows += f"; the problem takes {result['problem_rows']} training rows"
+    print("\n".join(data_lines(data, args, rows)))
+    kept = "" if args.max_features is None else f", on the {args.max_features} best features by {args.feature_score}"
+    print(f"problem:    {result['operator']} with {args.min_num_literals}..{args.max_num_literals} literals, "
+          f"λ = {args.lam:g}{kept}")
+    print(f"backend:    {backend.name}")
+    print(f"rule:       {result['rule']}")
+    detail = f" ({r.message})" if r.message and r.message.lower() != r.status.replace("_", " ") else ""
+    print(f"status:     {r.status}{detail}")
+    proof = [f"bound {r.bound:.6g}"] if r.bound is not None and math.isfinite(r.bound) else []
+    proof += [f"gap {100 * r.gap:.2f}%"] if r.gap is not None else []
+    print(f"objective:  {r.objective:.6g}" + (f" ({', '.join(proof)})" if proof else "")
+          + "  (weighted errors + λ × literals on the problem's rows)")
+    print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
+          f"test {result['test_balanced_accuracy']:.4f}")
+    steps = "".join(f", {step} {s:.2f}" for step, s in r.timing.items())
+    print(f"time:       {seconds:.2f} s (solver {r.seconds:.2f} s{steps})")
+    return 0
