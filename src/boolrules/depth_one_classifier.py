@@ -6,13 +6,14 @@ from numbers import Integral, Real
 
 from sklearn.utils._param_validation import StrOptions
 
+from .backends.config import BackendSpec
 from .estimator import RuleEstimator
+from .exceptions import InputError, SolverError
 from .formulations.builder import build_depth_one
 from .formulations.preselection import FEATURE_SCORES
 from .metrics import score_counts
-from .seeding import draw_seed
-from .backends.config import BackendSpec
 from .rules.shapes import OperatorSpec
+from .seeding import draw_seed
 from .validation import Interval
 
 __all__ = ["DepthOneClassifier"]
@@ -99,7 +100,7 @@ class DepthOneClassifier(RuleEstimator):
         from .backends.config import check_call_options
 
         if self.min_num_literals > self.max_num_literals:
-            raise ValueError(f"min_num_literals must be <= {self.max_num_literals} (max_num_literals), "
+            raise InputError(f"min_num_literals must be <= {self.max_num_literals} (max_num_literals), "
                              f"got {self.min_num_literals}")
         if self.time_limit is not None:  # a backend without a time limit refuses it before any work
             check_call_options(self.backend, {"time_limit": self.time_limit})
@@ -126,7 +127,7 @@ class DepthOneClassifier(RuleEstimator):
                 options["seed"] = int(draw_seed(rng))
             self.result_ = backend.solve(problem, **options)
         if self.result_.rule is None:
-            raise RuntimeError(
+            raise SolverError(
                 f"backend {backend.name!r} returned no rule (status {self.result_.status}: {self.result_.message})"
             ) from self.result_.error
         self.best_rule_ = self.result_.rule

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exceptions import InputError
 from ..metrics import balanced_sample_weight
 from ..sampling import subsample_rows
 from .depth_one import depth_one
@@ -25,7 +26,7 @@ def build_depth_one(X: np.ndarray, y: np.ndarray, operator, *, max_num_literals:
     one class only are refused, naming `samples_name` (the caller's name for `max_samples`)."""
     rows = subsample_rows(len(y), max_samples, random_state, labels=y)
     if sample_weight == "balanced" and len(np.unique(y[rows])) < 2:
-        raise ValueError(f"the {len(rows)} rows drawn hold one class only; raise {samples_name}")
+        raise InputError(f"the {len(rows)} rows drawn hold one class only; raise {samples_name}")
     features = None
     if max_features is not None:  # the best features on all rows, not only on the rows drawn
         weights = balanced_sample_weight(y) if sample_weight == "balanced" else np.ones(len(y))
