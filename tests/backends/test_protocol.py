@@ -83,7 +83,7 @@ def test_a_backend_without_solve_form_says_so(or_problem):
     assert result.status == "error" and "Unfinished has no solve_form" in result.message
 
 
-def test_the_deadline_is_the_solves_start_plus_its_time_limit(or_problem):
+def test_solve_form_is_given_what_compiling_left_of_the_time_limit(or_problem):
     seen = {}
 
     class Timed(Greedy):
@@ -93,14 +93,19 @@ def test_the_deadline_is_the_solves_start_plus_its_time_limit(or_problem):
         def check_options(self, options):
             return options
 
-        def solve_form(self, form, deadline, **options):
-            seen.update(deadline=deadline, **options)
-            return super().solve_form(form, deadline, **options)
+        def compile(self, problem, options):
+            time.sleep(0.05)
+            return super().compile(problem, options)
+
+        def solve_form(self, form, time_left, **options):
+            seen.update(time_left=time_left, **options)
+            return super().solve_form(form, time_left, **options)
 
     backend = Timed(or_problem.greedy_point())
-    before = time.perf_counter()
     backend.solve(or_problem, time_limit=5)
-    assert before + 5 <= seen["deadline"] <= time.perf_counter() + 5 and seen["time_limit"] == 5
+    assert 4 < seen["time_left"] <= 5 - 0.05 and seen["time_limit"] == 5
+    backend.solve(or_problem, time_limit=0.01)
+    assert seen["time_left"] == 0
     backend.solve(or_problem)
-    assert seen["deadline"] is None
+    assert seen["time_left"] is None
     assert get_backend("native").solve(or_problem, time_limit=5).status == "optimal"

@@ -175,7 +175,7 @@ class Backend:
     2. override `check_options` to check your options' names and values (raise ValueError or
        TypeError naming the option), and keep the defaults with the checked constructor
        options in `self._options`;
-    3. implement `solve_form(form, deadline, **options) -> Answer`; override `decode` where the
+    3. implement `solve_form(form, time_left, **options) -> Answer`; override `decode` where the
        solution is not one point to decode as it stands (a sampler's samples, in stages);
     4. `register_backend(name, make, check)` (`registry.py`) where `make(name, **options)` builds
        it and `check(name, options)` checks options without building it (no client, no
@@ -216,7 +216,7 @@ class Backend:
         form, inverses = self.compile(problem, options)
         compiled = time.perf_counter()
         try:
-            answer = self.solve_form(form, None if limit is None else start + limit, **options)
+            answer = self.solve_form(form, None if limit is None else max(0.0, limit - (compiled - start)), **options)
         except Exception as exc:  # a solver's crash is an error result, not a traceback from deep inside
             return failed(self.name, start, self.failure.format(cause=cause(exc), error=exc), exc)
         if answer.solution is None:
@@ -248,10 +248,10 @@ class Backend:
         cannot take, before any solving."""
         return self.chain.apply(problem)
 
-    def solve_form(self, form, deadline: float | None, **options) -> Answer:
+    def solve_form(self, form, time_left: float | None, **options) -> Answer:
         """The solver's `Answer` for `form` (what `compile` made) with the call's `options`;
-        `deadline` is the `time.perf_counter()` value by which the whole solve should end (its
-        start plus `time_limit`; None without one), for a backend that keeps to it itself."""
+        `time_left` is what compiling left of the call's `time_limit`, in seconds (None without
+        one), for a backend that keeps to the limit itself rather than its solver."""
         raise NotImplementedError(f"{type(self).__name__} has no solve_form: a backend declares it, or "
                                   f"overrides solve to wrap another backend")
 

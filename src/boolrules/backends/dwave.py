@@ -227,7 +227,7 @@ class LeapCqmBackend(HoldsSampler):
         _at_least_the_minimum_time(self.name, cqm, sampler, options["time_limit"])
         return cqm, inverses
 
-    def solve_form(self, cqm, deadline: float | None, **options) -> Answer:
+    def solve_form(self, cqm, time_left: float | None, **options) -> Answer:
         """The CQM sampled by the solver, which keeps to `time_limit` itself; the solver's
         objective is the energy of the sample `decode` takes."""
         params = {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}

@@ -77,7 +77,7 @@ class IlpBackend(Backend):
         form, inverses = self.chain.apply(problem)
         return IlpForm(form, problem.model, problem.greedy_point if options["warm_start"] else None), inverses
 
-    def solve_form(self, form: IlpForm, deadline: float | None, **options) -> Answer:
+    def solve_form(self, form: IlpForm, time_left: float | None, **options) -> Answer:
         """HiGHS on the matrices (`highs.py`), any other solver through Pyomo (`pyomo_solvers.py`);
         the solver keeps to `time_limit` itself."""
         settings = {k: options[k] for k in ("time_limit", "mip_gap", "threads")}

@@ -72,8 +72,9 @@ class NativeBackend(Backend):
     def check_options(self, options: dict) -> dict:
         return check_native_options(self.name, options)
 
-    def solve_form(self, problem, deadline: float | None, **options) -> Answer:
-        """The search from the greedy rule (grown until `deadline`), for the time left."""
+    def solve_form(self, problem, time_left: float | None, **options) -> Answer:
+        """The search from the greedy rule, both within the `time_left`."""
+        deadline = None if time_left is None else time.perf_counter() + time_left
         first = self.chain.encode(problem.greedy_values(deadline), (problem.num_features,))
         found = search_depth_one(
             problem.X, problem.target, problem.weights, problem.operator,

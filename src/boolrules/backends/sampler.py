@@ -288,19 +288,18 @@ class SamplerBackend(HoldsSampler):
             self.preset.guard(self.name, qubo, self.sampler, options)
         return qubo, qubo
 
-    def solve_form(self, qubo: QuboProblem, deadline: float | None, **options) -> Answer:
-        """The QUBO sampled; with a `deadline`, in batches of reads between which sampling stops
-        when it has passed (a sampler taking num_reads but no time limit of its own)."""
+    def solve_form(self, qubo: QuboProblem, time_left: float | None, **options) -> Answer:
+        """The QUBO sampled; with a time limit, in batches of reads between which sampling stops
+        once the `time_left` is spent (a sampler taking num_reads but no time limit of its own)."""
         params = {k: v for k, v in options.items() if k in self._parameters and v is not None}
         time_limit = options.get("time_limit") if self._batches and "num_reads" in params else None
         short = self._batches and self.preset.stop_between_reads and "num_reads" in params
         sampled = time.perf_counter()
+        end = None if time_limit is None else sampled + time_left
         if time_limit is None and not short:
             sampleset = sample_interruptibly(self.sampler, qubo.bqm, params)
         else:
-            sampleset, reads = sample_in_batches(self.sampler, qubo.bqm, params,
-                                                 None if time_limit is None else deadline,
-                                                 BATCH_SECONDS if short else None)
+            sampleset, reads = sample_in_batches(self.sampler, qubo.bqm, params, end, BATCH_SECONDS if short else None)
         seconds = time.perf_counter() - sampled
         status, message = "feasible", f"{len(sampleset)} samples"
         if time_limit is not None:
