@@ -141,9 +141,9 @@ def test_a_qpu_needs_a_coupler_per_interaction():
 def test_an_embedding_is_found_and_a_seed_repeats_it(topology, monkeypatch):
     """A 20-variable QUBO (12 rows x 4 features) still needs chains of 2-3 qubits, so the seed matters;
     the QPU graph is built once (building it is most of a report's time)."""
-    from boolrules.backends import dwave
+    from boolrules.backends import hardware
 
-    monkeypatch.setattr(dwave, "MockQpu", functools.lru_cache(dwave.MockQpu))
+    monkeypatch.setattr(hardware, "qpu_graph", functools.lru_cache(hardware.qpu_graph))
     qubo = depth_one(*planted(Or(Literal(0), Literal(3)), 12, 4), "Or", max_num_literals=2).to_qubo(
         eta=False, penalty="calibrated")
     first = embedding_report(qubo.bqm, topology, seed=3, timeout=30)

@@ -1,24 +1,24 @@
-"""The backend interface (`Backend`, `Result`) and the registry of backends by name (`get_backend`)."""
+"""The backend interface: `Backend`, whose `solve` is every backend's one solving path, what a
+backend's solver answers (`Answer`) and what a solve returns (`Result`). Backends by name: `registry.py`."""
 
 from __future__ import annotations
 
 import copy
 import functools
 import html
-import importlib
 import math
 import time
-from abc import ABC, abstractmethod
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ..formulations.qubo_problem import STAGES, Stage
+from ..formulations.problem import check_problem
+from ..formulations.qubo_problem import STAGES, Decoding, Stage
+from ..formulations.rule_problem import check_rule_problem
 from ..rules import Operator, Rule
 
 __all__ = [
-    "Result", "Stage", "STAGES", "Backend", "register_backend", "registered", "get_backend", "backend_names",
-    "unseeded", "unknown_options", "failed", "cause", "BACKENDS", "BACKEND_MODULES", "CAPABILITIES",
+    "Answer", "Result", "Stage", "STAGES", "Backend", "unseeded", "unknown_options", "failed", "cause",
+    "stages_text", "CAPABILITIES",
 ]
 
 STATUSES = ("optimal", "feasible", "time_limit", "infeasible", "error")
@@ -117,13 +117,44 @@ class Result:
         return f"<b>Result of backend {html.escape(self.backend)}</b><table>{rows}</table>"
 
 
-class Backend(ABC):
-    """Solves depth-one problems: `solve(problem, **options) -> Result`.
+@dataclass
+class Answer:
+    """What a backend's solver returned for the form it was given (`Backend.solve_form`), before the
+    chain maps it back: its `solution` over the form's variables (an ILP solver's incumbent, a
+    sampler's `SampleSet`, the native search's literal set; None when it found none), the `status`
+    its termination means (one of `STATUSES`), its `message`, its own `objective` of the solution
+    and `bound` on the optimum (None where it gives none), what it reported beside them (`info`)
+    and the seconds of its own steps (`timing`, e.g. a sampler's "sample")."""
+
+    solution: object
+    status: str
+    message: str = ""
+    objective: float | None = None
+    bound: float | None = None
+    info: dict = field(default_factory=dict)
+    timing: dict[str, float] = field(default_factory=dict)
+
+
+def _naming(solve):
+    """`solve`, handing the problem's feature names to the `Result` it returns, so that the rule
+    prints with them (`Result.rule_text`)."""
+    @functools.wraps(solve)
+    def solve_and_name(self, problem, **options):
+        result = solve(self, problem, **options)
+        if isinstance(result, Result) and result.feature_names is None:
+            result.feature_names = getattr(problem, "feature_names", None)
+        return result
+
+    return solve_and_name
+
+
+class Backend:
+    """Solves rule problems: `solve(problem, **options) -> Result`.
 
     The surface is narrow: a `name`; `capabilities`, what any caller may rely on without knowing
-    the backend: per-call options ("seed", "time_limit") and "depth_two" when it also solves
-    `DepthTwoProblem`s; `solve`; `close` (also at the end of a `with`
-    block) to release what the backend holds open, such as a cloud client.
+    the backend: per-call options ("seed", "time_limit", "polish") and "depth_two" when it also
+    solves `DepthTwoProblem`s; `solve`; `close` (also at the end of a `with` block) to release
+    what the backend holds open, such as a cloud client.
 
     Options are given to the constructor and may be overridden per call (`solve(problem,
     time_limit=5)`) or for a copy (`with_options(seed=3)`); both are checked by `check_options`
@@ -133,18 +164,22 @@ class Backend(ABC):
     solving returns a Result with status "error", a message naming the backend and the cause,
     and the exception in `Result.error`. KeyboardInterrupt is never caught.
 
-    To write a backend, in one small module (`ilp.py` and `dwave.LeapCqmBackend` are examples):
+    `solve` is every backend's one path (as cvxpy's solving chain): the problem through the
+    backend's `chain` of reductions (`compile`), the solver on the form it produced
+    (`solve_form`), its solution back through the chain and decoded to a rule (`decode`), and
+    the `Result`. To write a backend, in one small module (`native.py` is the shortest example):
 
-    1. subclass `Backend`; set `name` and `capabilities`;
+    1. subclass `Backend`; set `name`, `capabilities` and `chain` (a `formulations.chain.Chain`:
+       `ILP_CHAIN` for matrices; override `compile` where the form needs more than the chain,
+       such as the QUBO's penalty weights, or to refuse a form before any work);
     2. override `check_options` to check your options' names and values (raise ValueError or
        TypeError naming the option), and keep the defaults with the checked constructor
        options in `self._options`;
-    3. implement `solve`: `check_problem(problem)`, `options = self.call_options(options)`, solve,
-       decode, and return a `Result` (an error `Result` for whatever fails while solving; its
-       `stages` when the rule is not the solver's answer as it stands, e.g. repaired);
-    4. `register_backend(name, make, check)` where `make(name, **options)` builds it and
-       `check(name, options)` checks options without building it (no client, no credentials);
-    5. add `name: module` to `BACKEND_MODULES`.
+    3. implement `solve_form(form, time_left, **options) -> Answer`; override `decode` where the
+       solution is not one point to decode as it stands (a sampler's samples, in stages);
+    4. `register_backend(name, make, check)` (`registry.py`) where `make(name, **options)` builds
+       it and `check(name, options)` checks options without building it (no client, no
+       credentials), and add `name: module` to `registry.BACKEND_MODULES`.
 
     A QUBO backend needs none of this: any dimod sampler already is one (`SamplerBackend`), and a
     named one is a `Preset` registered in one line (`samplers.py`).
@@ -153,18 +188,78 @@ class Backend(ABC):
     name: str = ""
     capabilities: frozenset[str] = frozenset()
     _options = MappingProxyType({})
+    # Whether `Result.timing` holds the seconds of each step (compile, the solver's own steps,
+    # decode, polish) and the message the objective of each stage (`stages_text`): a sampler's.
+    reports_steps = False
+    # How a failure while solving reads in `Result.message`: `failure` when `solve_form` raised,
+    # `unusable` when its solution could not be decoded; `{cause}` is the exception's type and
+    # text (`cause`), `{error}` its text alone.
+    failure = "{cause}"
+    unusable = "{cause}"
 
     def __init_subclass__(cls, **kwargs):
-        """Every backend's `solve` hands the problem's feature names to its `Result`, so the rule
-        prints with them (`Result.rule_text`)."""
+        """A backend that wraps another and overrides `solve` (as tests and benchmarks do) still
+        hands the problem's feature names to its `Result`."""
         super().__init_subclass__(**kwargs)
         solve = cls.__dict__.get("solve")
-        if solve is not None and not getattr(solve, "__isabstractmethod__", False):
+        if solve is not None:
             cls.solve = _naming(solve)
 
-    @abstractmethod
+    @_naming
     def solve(self, problem, **options) -> Result:
-        """The best rule this backend finds for `problem`, with per-call `options`."""
+        """The best rule this backend finds for `problem`, with per-call `options`: the problem
+        through the chain, the solver on its form, the solution decoded, and the `Result`."""
+        (check_rule_problem if "depth_two" in self.capabilities else check_problem)(problem)
+        options = self.call_options(options)
+        start = time.perf_counter()
+        limit = options.get("time_limit")
+        form, inverses = self.compile(problem, options)
+        compiled = time.perf_counter()
+        try:
+            answer = self.solve_form(form, None if limit is None else max(0.0, limit - (compiled - start)), **options)
+        except Exception as exc:  # a solver's crash is an error result, not a traceback from deep inside
+            return failed(self.name, start, self.failure.format(cause=cause(exc), error=exc), exc)
+        if answer.solution is None:
+            if answer.status == "infeasible":
+                return Result(None, None, "infeasible", time.perf_counter() - start, self.name, bound=answer.bound,
+                              message=answer.message)
+            return Result(None, None, "error", time.perf_counter() - start, self.name, bound=answer.bound,
+                          message=f"backend {self.name!r}: no incumbent ({answer.message})")
+        try:
+            decoding = self.decode(problem, answer.solution, inverses, options)
+        except Exception as exc:
+            return failed(self.name, start, self.unusable.format(cause=cause(exc), error=exc), exc, answer.solution)
+        gap = None
+        if answer.bound is not None and answer.objective is not None:
+            gap = max(0.0, answer.objective - answer.bound) / max(abs(answer.objective), 1e-9)
+        message, timing = answer.message, {}
+        if self.reports_steps:
+            message = f"{message}; {stages_text(decoding)}"
+            timing = {"compile": compiled - start, **answer.timing, **decoding.seconds}
+        best = decoding.best
+        return Result(best.rule, best.objective, answer.status, time.perf_counter() - start, self.name,
+                      bound=answer.bound, gap=gap, solver_objective=answer.objective, message=message,
+                      raw=answer.solution, stage=decoding.stage, stages=decoding.stages, timing=timing,
+                      info=answer.info)
+
+    def compile(self, problem, options: dict) -> tuple[object, object]:
+        """`(form, inverse data)`: `problem` through this backend's `chain`, the form being what
+        `solve_form` takes. A backend raises here (ValueError naming the limit) for a form it
+        cannot take, before any solving."""
+        return self.chain.apply(problem)
+
+    def solve_form(self, form, time_left: float | None, **options) -> Answer:
+        """The solver's `Answer` for `form` (what `compile` made) with the call's `options`;
+        `time_left` is what compiling left of the call's `time_limit`, in seconds (None without
+        one), for a backend that keeps to the limit itself rather than its solver."""
+        raise NotImplementedError(f"{type(self).__name__} has no solve_form: a backend declares it, or "
+                                  f"overrides solve to wrap another backend")
+
+    def decode(self, problem, solution, inverses, options: dict) -> Decoding:
+        """The `solution` decoded stage by stage (`STAGES`): here the solver's one answer as it
+        stands, its values through the chain's inverse decoded to a rule (stage "raw")."""
+        rule = problem.decode(self.chain.invert(solution, inverses))
+        return Decoding({"raw": Stage(rule, problem.objective(rule), True)}, {}, 1, 1)
 
     def check_options(self, options: dict) -> dict:
         """`options` checked (known names, valid values) and as the backend uses them; an error
@@ -202,15 +297,13 @@ class Backend(ABC):
         return f"{type(self).__name__}({self.name!r}{options})"
 
 
-def _naming(solve):
-    @functools.wraps(solve)
-    def solve_and_name(self, problem, **options):
-        result = solve(self, problem, **options)
-        if isinstance(result, Result) and result.feature_names is None:
-            result.feature_names = getattr(problem, "feature_names", None)
-        return result
-
-    return solve_and_name
+def stages_text(decoding: Decoding) -> str:
+    """A decoding in a few words, e.g. "3 feasible; objective: raw (lowest energy) infeasible,
+    repaired 4, polished 3 (the rule)"."""
+    parts = [f"{name}{' (lowest energy)' if name == 'raw' else ''} "
+             f"{f'{stage.objective:.6g}' if stage.feasible else 'infeasible'}"
+             f"{' (the rule)' if name == decoding.stage else ''}" for name, stage in decoding.stages.items()]
+    return f"{decoding.feasible} feasible; objective: {', '.join(parts)}"
 
 
 def failed(backend: str, start: float, what: str, error: Exception | None = None, raw=None) -> Result:
@@ -235,55 +328,3 @@ def unseeded(backend: Backend) -> bool:
     """True for a backend that takes a `seed` and was given none: its callers seed each solve from
     their own `random_state`, so that every random choice flows from it."""
     return "seed" in backend.capabilities and backend.options().get("seed") is None
-
-
-# Backend name -> module of boolrules.backends that registers it. Modules are imported on first
-# use, so the heavy stacks (Ocean's cloud client, Qiskit) load only for the backends that need them.
-BACKEND_MODULES = {
-    **dict.fromkeys(("highs", "highs-pyomo", "scip", "gurobi", "cbc", "glpk", "cplex", "xpress"), "ilp"),
-    **dict.fromkeys(("sa", "neal", "tabu", "steepest", "exact"), "samplers"),
-    **dict.fromkeys(("dwave-qpu", "leap-hybrid", "leap-cqm"), "dwave"),
-    "qaoa": "qaoa",
-    "native": "native",
-}
-# Name -> (make, check): `make(name, **options)` builds the backend, `check(name, options)` checks
-# the options as `make` would, without building anything (no cloud client, no credentials).
-BACKENDS: dict[str, tuple[Callable[..., Backend], Callable[[str, dict], None]]] = {}
-
-
-def register_backend(name: str, make: Callable[..., Backend], check: Callable[[str, dict], None]) -> None:
-    """Make `get_backend(name, **options)` return `make(name, **options)`, and let a config naming
-    `name` be checked by `check(name, options)`."""
-    BACKENDS[name] = (make, check)
-
-
-def backend_names() -> list[str]:
-    """Every backend name `get_backend` accepts."""
-    return sorted(set(BACKEND_MODULES) | set(BACKENDS))
-
-
-def registered(name: str) -> tuple[Callable[..., Backend], Callable[[str, dict], None]]:
-    """(make, check) of backend `name`, its module imported on first use."""
-    if not isinstance(name, str) or name not in backend_names():
-        raise ValueError(f"unknown backend {name!r}; available: {', '.join(backend_names())}")
-    if name not in BACKENDS:
-        importlib.import_module(f"{__package__}.{BACKEND_MODULES[name]}")
-    return BACKENDS[name]
-
-
-def get_backend(name, **options) -> Backend:
-    """The backend registered as `name`, built with `options`; a `Backend` is returned as is, and
-    any dimod `Sampler` becomes a `SamplerBackend` taking `options` (its sample parameters and
-    eta, penalty, slack)."""
-    if isinstance(name, Backend):
-        if options:
-            raise ValueError("options cannot be given with a backend instance; use backend.with_options(...)")
-        return name
-    import dimod
-
-    if isinstance(name, dimod.Sampler):
-        from .sampler import SamplerBackend
-
-        return SamplerBackend(name, **options)
-    make, _ = registered(name)
-    return make(name, **options)

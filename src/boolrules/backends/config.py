@@ -56,7 +56,8 @@ from sklearn.utils import _param_validation
 
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer
-from .base import CAPABILITIES, Backend, backend_names, get_backend, registered
+from .base import CAPABILITIES, Backend
+from .registry import backend_names, get_backend, registered
 from .sampler import (
     COMPILE_DEFAULTS,
     Preset,

@@ -11,9 +11,9 @@ so the whole QPU path, minor embedding included, runs offline (`[backend] mock =
 
 from __future__ import annotations
 
-import time
 from functools import partial
 
+import dimod
 import minorminer
 from dwave.cloud.config import load_config
 from dwave.system import (
@@ -25,10 +25,11 @@ from dwave.system import (
 from dwave.system.testing import MockDWaveSampler
 
 from ..formulations.cqm import CQM_CHAIN
-from ..formulations.problem import check_problem
+from ..formulations.qubo_problem import Decoding
 from ..formulations.repair import repair
-from .base import Result, Stage, cause, failed, register_backend, unknown_options
+from .base import Answer, Stage, unknown_options
 from .hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHRINK
+from .registry import register_backend
 from .sampler import PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
 
 __all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsError", "MockQpu", "QpuPreset",
@@ -207,6 +208,7 @@ class LeapCqmBackend(HoldsSampler):
     """
 
     capabilities = frozenset({"time_limit"})
+    chain = CQM_CHAIN
 
     def __init__(self, name="leap-cqm", *, sampler=None, **options):
         self.name = name
@@ -218,41 +220,49 @@ class LeapCqmBackend(HoldsSampler):
     def check_options(self, options: dict) -> dict:
         return check_cqm_options(self.name, options)
 
-    def solve(self, problem, **options) -> Result:
-        check_problem(problem)
-        options = self.call_options(options)
-        start = time.perf_counter()
+    def compile(self, problem, options: dict) -> tuple[dimod.ConstrainedQuadraticModel, tuple]:
+        """The problem's CQM (`CQM_CHAIN`), refused when the time limit is below the solver's minimum for it."""
         sampler = self.sampler
-        cqm, inverses = CQM_CHAIN.apply(problem)
+        cqm, inverses = self.chain.apply(problem)
         _at_least_the_minimum_time(self.name, cqm, sampler, options["time_limit"])
+        return cqm, inverses
+
+    def solve_form(self, cqm, time_left: float | None, **options) -> Answer:
+        """The CQM sampled by the solver, which keeps to `time_limit` itself; the solver's
+        objective is the energy of the sample `decode` takes."""
         params = {} if options["time_limit"] is None else {"time_limit": options["time_limit"]}
-        try:
-            sampleset = sampler.sample_cqm(cqm, **params)
-            sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
-        except Exception as exc:
-            return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
-        if len(sampleset) == 0:
-            return failed(self.name, start, "unusable samples: the solver returned none", None, sampleset)
-        try:  # every sample is over the same variables: the first shows whether they are the CQM's
-            CQM_CHAIN.invert(sampleset.first.sample, inverses)
-        except ValueError as exc:
-            return failed(self.name, start, f"unusable samples: {exc}", exc, sampleset)
-        feasible = sampleset.filter(lambda datum: datum.is_feasible)
-        best = (feasible if len(feasible) else sampleset).first
-        values = CQM_CHAIN.invert(best.sample, inverses)
+        sampleset = self.sampler.sample_cqm(cqm, **params)
+        sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
+        feasible = _feasible(sampleset)
         if len(feasible):
-            rule, message = problem.decode(values), f"{len(feasible)} of {len(sampleset)} samples feasible"
+            message = f"{len(feasible)} of {len(sampleset)} samples feasible"
+        else:
+            message = f"no feasible sample among {len(sampleset)}; the rule repairs the lowest-energy one"
+        energy = float((feasible if len(feasible) else sampleset).first.energy) if len(sampleset) else None
+        return Answer(sampleset, "feasible", message, objective=energy, info=dict(sampleset.info))
+
+    def decode(self, problem, sampleset, inverses, options: dict) -> Decoding:
+        """The lowest-energy feasible sample decoded as it stands (stage raw) or, with none
+        feasible, the lowest-energy sample's literals repaired into a valid rule (stage repaired)."""
+        if len(sampleset) == 0:
+            raise ValueError("the solver returned none")
+        # every sample is over the same variables: the first shows whether they are the CQM's
+        self.chain.invert(sampleset.first.sample, inverses)
+        feasible = _feasible(sampleset)
+        values = self.chain.invert((feasible if len(feasible) else sampleset).first.sample, inverses)
+        if len(feasible):
+            rule = problem.decode(values)
+            stages = {"raw": Stage(rule, problem.objective(rule), True)}
         else:
             rule = repair(problem, values["b"], values["bt"])
-            message = f"no feasible sample among {len(sampleset)}; the rule repairs the lowest-energy one"
-        objective = problem.objective(rule)
-        stages = {"raw": Stage(rule, objective, True)} if len(feasible) else {
-            "raw": Stage(None, None, False), "repaired": Stage(rule, objective, True)}
-        return Result(
-            rule, objective, "feasible", time.perf_counter() - start, self.name,
-            solver_objective=float(best.energy), message=message, raw=sampleset, stages=stages,
-            info=dict(sampleset.info),
-        )
+            stages = {"raw": Stage(None, None, False), "repaired": Stage(rule, problem.objective(rule), True)}
+        return Decoding(stages, {}, len(feasible), len(sampleset))
+
+
+def _feasible(sampleset: dimod.SampleSet) -> dimod.SampleSet:
+    """The samples the CQM solver marks feasible (none of a sample set that marks none)."""
+    return sampleset.filter(lambda datum: getattr(datum, "is_feasible", False))
+
 
 def _leap_cqm_client() -> LeapHybridCQMSampler:
     """Leap's hybrid CQM solver, once a token is known to be configured."""

@@ -14,7 +14,7 @@ from ..validation import check_integer, check_number
 
 __all__ = ["COMPARED_MODES", "EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES",
            "QPU_H_RANGE", "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "embedding_report",
-           "hardware_report", "mode_report", "precision_report"]
+           "hardware_report", "mode_report", "precision_report", "qpu_graph"]
 
 # How to make a problem smaller, for the errors of the size-limited backends.
 SHRINK = ("fewer samples and fewer features: max_samples and max_features (DepthOneClassifier, depth_one; "
@@ -103,6 +103,16 @@ def best_mode(rows: list[dict]) -> dict:
                                       row["soft_share"]))
 
 
+def qpu_graph(topology: str) -> tuple[list, list]:
+    """The qubits and couplers of the QPU graph of `topology`: those of Ocean's mock QPU of that
+    topology, which the dwave-qpu backend samples on with `mock=` (`dwave.MockQpu`)."""
+    from dwave.system.testing import MockDWaveSampler
+
+    qpu = MockDWaveSampler(topology_type=topology, topology_shape=QPU_TOPOLOGIES[topology][0],
+                           parameter_warnings=False)
+    return qpu.nodelist, qpu.edgelist
+
+
 def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int = 0,
                      timeout: float = QPU_EMBEDDING_TIMEOUT) -> dict:
     """Whether minorminer, seeded with `seed` and searching about `timeout` seconds, embeds the
@@ -116,20 +126,18 @@ def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int =
         raise ValueError(f"topology must be one of {', '.join(QPU_TOPOLOGIES)}, got {topology!r}")
     seed = check_integer(seed, "seed", 0)
     timeout = check_number(timeout, "timeout", 0)
-    from .dwave import MockQpu
-
-    qpu = MockQpu(topology)
+    qubits, couplers = qpu_graph(topology)
     report = {"topology": topology, "system": QPU_TOPOLOGIES[topology][3], "found": False, "qubits": None,
               "max_chain": None, "seconds": 0.0, "timeout": timeout, "seed": seed}
-    if bqm.num_variables > len(qpu.nodelist):
-        return {**report, "reason": f"more variables than the {len(qpu.nodelist)} qubits"}
-    if bqm.num_interactions > len(qpu.edgelist):
-        return {**report, "reason": f"more interactions than the {len(qpu.edgelist)} couplers"}
+    if bqm.num_variables > len(qubits):
+        return {**report, "reason": f"more variables than the {len(qubits)} qubits"}
+    if bqm.num_interactions > len(couplers):
+        return {**report, "reason": f"more interactions than the {len(couplers)} couplers"}
     import minorminer
 
     source = [*bqm.quadratic, *((v, v) for v in bqm.linear)]  # self-loops keep isolated variables
     start = time.perf_counter()
-    embedding = minorminer.find_embedding(source, qpu.edgelist, random_seed=seed, timeout=timeout)
+    embedding = minorminer.find_embedding(source, couplers, random_seed=seed, timeout=timeout)
     report["seconds"] = time.perf_counter() - start
     if not embedding and bqm.num_variables:
         return {**report, "reason": f"minorminer found none within {timeout:g} s"}

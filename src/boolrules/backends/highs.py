@@ -4,13 +4,11 @@ safely from several threads at once (each solve has its own `Highs` and its own 
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 
-from ..formulations.standard_form import ILP_CHAIN
-from .base import Result
-from .ilp import ilp_result
+from .base import Answer
+from .ilp_driver import IlpForm, ilp_answer
 
 __all__ = ["run_interruptibly", "solve_highs"]
 
@@ -43,16 +41,15 @@ def run_interruptibly(highs) -> None:
         raise
 
 
-def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_start=True, tee=False,
-                interruptible=True) -> Result:
-    """HiGHS on the problem's standard form (`ILP_CHAIN`; every variable integer: binaries and k),
-    with the options `IlpBackend` checks; `interruptible=False` runs HiGHS's blocking `run()` instead of
-    `run_interruptibly` (for `benchmarks/bench_interruptible.py`)."""
+def solve_highs(form: IlpForm, *, time_limit=None, mip_gap=None, threads=None, tee=False,
+                interruptible=True) -> Answer:
+    """HiGHS on the standard form (every variable integer: binaries and k), warm started where the
+    form has a start, with the options `IlpBackend` checks; `interruptible=False` runs HiGHS's
+    blocking `run()` instead of `run_interruptibly` (for `benchmarks/bench_interruptible.py`)."""
     import highspy
     from pyomo.common.tee import capture_output
 
-    start = time.perf_counter()
-    form, _ = ILP_CHAIN.apply(problem)
+    start, form = form.start, form.standard
     A = form.A.tocsc()
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = A.shape[1], A.shape[0]
@@ -77,9 +74,9 @@ def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_st
             highspy.Highs.resetGlobalScheduler(True)
         highs.setOptionValue("threads", int(threads))
     highs.passModel(lp)
-    if warm_start:
+    if start is not None:
         solution = highspy.HighsSolution()
-        solution.col_value = problem.greedy_point().tolist()
+        solution.col_value = start().tolist()
         solution.value_valid = True
         highs.setSolution(solution)
     if interruptible:
@@ -89,9 +86,9 @@ def solve_highs(problem, *, time_limit=None, mip_gap=None, threads=None, warm_st
     model_status = highs.getModelStatus()
     info = highs.getInfo()
     has_solution = info.primal_solution_status == 2  # kSolutionStatusFeasible
-    return ilp_result(
-        problem, "highs", model_status.name, highs.modelStatusToString(model_status),
+    return ilp_answer(
+        model_status.name, highs.modelStatusToString(model_status),
         np.round(highs.getSolution().col_value) if has_solution else None,
         float(info.objective_function_value) if has_solution else None,
-        info.mip_dual_bound, time.perf_counter() - start,
+        info.mip_dual_bound,
     )

@@ -3,83 +3,33 @@
 `highs` takes the standard-form matrices straight into highspy (`highs.py`): loading a 100-row
 model that way takes milliseconds where Pyomo's persistent HiGHS interface takes about a second,
 which matters for the many small solves of non-local moves (`benchmarks/bench_nonlocal.py`).
-The other solvers go through Pyomo's solver interfaces (`pyomo_solvers.py`). Every driver turns
-its solver's termination into a `Result` through one status table (`ilp_result`).
+The other solvers go through Pyomo's solver interfaces (`pyomo_solvers.py`). Both drivers take an
+`IlpForm` and answer through one status table (`ilp_driver.py`).
 """
 
 from __future__ import annotations
 
-import math
 import os
-import time
-from functools import partial
 
-from ..formulations.rule_problem import check_rule_problem
 from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
-from .base import Backend, Result, cause, failed, register_backend, unknown_options
+from . import highs, pyomo_solvers
+from .base import Answer, Backend, unknown_options
+from .ilp_driver import IlpForm
+from .pyomo_solvers import ILP_SOLVERS
+from .registry import register_backend
 
-__all__ = [
-    "IlpBackend", "ILP_SOLVERS", "MAX_THREADS", "TERMINATION_STATUS", "available_ilp_solvers", "check_ilp_options",
-    "ilp_result",
-]
+__all__ = ["IlpBackend", "MAX_THREADS", "available_ilp_solvers", "check_ilp_options"]
 
-# Our name -> (Pyomo's newer-interface name or None, classic name, option names for (time limit,
-# relative gap, threads) in the classic interface). "highs" is solved on matrices by highs.py.
-ILP_SOLVERS = {
-    "highs": ("highs", None, None),
-    "highs-pyomo": ("highs", None, None),
-    "scip": ("scip_direct", "scip", ("limits/time", "limits/gap", "parallel/maxnthreads")),
-    "gurobi": ("gurobi_direct", "gurobi", ("TimeLimit", "MIPGap", "Threads")),
-    "cbc": (None, "cbc", ("seconds", "ratioGap", "threads")),
-    "glpk": (None, "glpk", ("tmlim", "mipgap", None)),
-    "cplex": (None, "cplex", ("timelimit", "mipgap", "threads")),
-    "xpress": (None, "xpress", ("maxtime", "miprelstop", "threads")),
-}
-
-# The one status table: a termination as each interface names it (HiGHS's model status, Pyomo's
-# newer and classic termination conditions) -> our status. Any other termination is "feasible"
-# when the solver has an incumbent; without one, every status but "infeasible" is an error.
-TERMINATION_STATUS = {
-    "kOptimal": "optimal", "convergenceCriteriaSatisfied": "optimal", "optimal": "optimal",
-    "kTimeLimit": "time_limit", "maxTimeLimit": "time_limit",
-    "kInfeasible": "infeasible", "kUnboundedOrInfeasible": "infeasible", "provenInfeasible": "infeasible",
-    "locallyInfeasible": "infeasible", "infeasibleOrUnbounded": "infeasible", "infeasible": "infeasible",
-}
 OPTIONS = ("time_limit", "mip_gap", "threads", "warm_start")
 # At most one solver thread per core: more only slows a solve down (HiGHS with threads=4096 spends
 # its time starting threads, deaf to Ctrl-C meanwhile).
 MAX_THREADS = os.cpu_count() or 1
 
 
-def ilp_result(problem, backend: str, termination: str, message: str, x, objective, bound, seconds: float) -> Result:
-    """The Result of an ILP solve: the incumbent `x` (a vector over the standard form's columns,
-    None without one, kept as `raw`) decoded, `termination` looked up in `TERMINATION_STATUS`."""
-    status = TERMINATION_STATUS.get(termination, "feasible")
-    objective, bound = _finite(objective), _finite(bound)
-    if x is None:
-        if status == "infeasible":
-            return Result(None, None, status, seconds, backend, bound=bound, message=message)
-        return Result(None, None, "error", seconds, backend, bound=bound,
-                      message=f"backend {backend!r}: no incumbent ({message})")
-    _, inverses = ILP_CHAIN.apply(problem)
-    rule = problem.decode(ILP_CHAIN.invert(x, inverses))
-    gap = None
-    if bound is not None and objective is not None:
-        gap = max(0.0, objective - bound) / max(abs(objective), 1e-9)
-    return Result(rule, problem.objective(rule), status, seconds, backend, bound=bound, gap=gap,
-                  solver_objective=objective, message=message, raw=x)
-
-
-def _finite(value) -> float | None:
-    return None if value is None or not math.isfinite(value) else float(value)
-
-
 def available_ilp_solvers() -> list[str]:
     """The solver names of `ILP_SOLVERS` that are installed here."""
-    from .pyomo_solvers import interface
-
-    return [name for name in ILP_SOLVERS if interface(name) is not None]
+    return [name for name in ILP_SOLVERS if pyomo_solvers.interface(name) is not None]
 
 
 def check_ilp_options(backend: str, options: dict) -> dict:
@@ -94,24 +44,9 @@ def check_ilp_options(backend: str, options: dict) -> dict:
     return {k: None if v is None and k != "warm_start" else checks[k](v) for k, v in options.items()}
 
 
-def _driver(solver: str):
-    """The function that solves with `solver`, or ValueError naming the installed solvers."""
-    if solver == "highs":
-        from .highs import solve_highs
-
-        return solve_highs
-    from . import pyomo_solvers
-
-    found = pyomo_solvers.interface(solver)
-    if found is None:
-        raise ValueError(
-            f"ILP solver {solver!r} is not installed; installed: {', '.join(available_ilp_solvers()) or 'none'}"
-        )
-    return partial(pyomo_solvers.solve_pyomo, solver=solver, found=found)
-
-
 class IlpBackend(Backend):
-    """Solve the model exactly with `solver` (a name of `ILP_SOLVERS`). Options:
+    """Solve the model exactly with `solver` (a name of `ILP_SOLVERS`) on the ILP chain's standard
+    form. Options:
 
     `time_limit` (seconds) returns the incumbent with status `time_limit`; `mip_gap` is the
     relative gap at which to stop; `threads` where the solver takes it; `warm_start` (default
@@ -121,6 +56,7 @@ class IlpBackend(Backend):
     """
 
     capabilities = frozenset({"time_limit", "depth_two"})
+    chain = ILP_CHAIN
 
     def __init__(self, solver="highs", **options):
         if not isinstance(solver, str) or solver not in ILP_SOLVERS:
@@ -132,15 +68,22 @@ class IlpBackend(Backend):
     def check_options(self, options: dict) -> dict:
         return check_ilp_options(self.name, options)
 
-    def solve(self, problem, **options) -> Result:
-        check_rule_problem(problem)
-        options = self.call_options(options)
-        driver = _driver(self.name)
-        start = time.perf_counter()
-        try:
-            return driver(problem, **options)
-        except Exception as exc:  # a solver crash is an error result, not a traceback from deep inside
-            return failed(self.name, start, cause(exc), exc)
+    def compile(self, problem, options: dict) -> tuple[IlpForm, tuple]:
+        """The standard form (`ILP_CHAIN`) with the model and the warm start a solver may take;
+        ValueError naming the installed solvers when this one is not."""
+        if self.name != "highs" and pyomo_solvers.interface(self.name) is None:
+            raise ValueError(f"ILP solver {self.name!r} is not installed; installed: "
+                             f"{', '.join(available_ilp_solvers()) or 'none'}")
+        form, inverses = self.chain.apply(problem)
+        return IlpForm(form, problem.model, problem.greedy_point if options["warm_start"] else None), inverses
+
+    def solve_form(self, form: IlpForm, time_left: float | None, **options) -> Answer:
+        """HiGHS on the matrices (`highs.py`), any other solver through Pyomo (`pyomo_solvers.py`);
+        the solver keeps to `time_limit` itself."""
+        settings = {k: options[k] for k in ("time_limit", "mip_gap", "threads")}
+        if self.name == "highs":
+            return highs.solve_highs(form, **settings)
+        return pyomo_solvers.solve_pyomo(form, solver=self.name, **settings)
 
 
 for _solver in ILP_SOLVERS:

@@ -5,15 +5,18 @@ without building the Pyomo model; deterministic, so it takes no seed."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from ..formulations.problem import check_problem
+from ..formulations.chain import Chain, Reduction
 from ..validation import check_number
-from .base import Backend, Result, cause, failed, register_backend, unknown_options
+from .base import Answer, Backend, unknown_options
 from .depth_one_search import search_depth_one
+from .registry import register_backend
 
-__all__ = ["NativeBackend", "check_native_options"]
+__all__ = ["LiteralSet", "NativeBackend", "ToLiteralSets", "check_native_options"]
 
 OPTIONS = ("time_limit",)
 
@@ -25,12 +28,41 @@ def check_native_options(backend: str, options: dict) -> dict:
     return {k: None if v is None else check_number(v, k, 0) for k, v in options.items()}
 
 
+class LiteralSet(NamedTuple):
+    """A depth-one selection as the search holds it: the indices of its `literals` among the 2m
+    (features, then negated features) and its `k` (None for Or and And)."""
+
+    literals: np.ndarray
+    k: int | None
+
+
+@dataclass(frozen=True)
+class ToLiteralSets(Reduction):
+    """A depth-one problem -> itself, searched on its arrays over literal sets: a solution is a
+    `LiteralSet` (or the search's answer, which has its literals and k); the inverse data is the
+    number of features m."""
+
+    def apply(self, problem) -> tuple[object, int]:
+        return problem, problem.num_features
+
+    def invert(self, found, m: int) -> dict:
+        """The values {"b", "bt", "k"} of a literal set."""
+        chosen = np.zeros(2 * m, dtype=np.int64)
+        chosen[found.literals] = 1
+        return {"b": chosen[:m], "bt": chosen[m:], "k": found.k}
+
+    def encode(self, values: dict, m: int) -> LiteralSet:
+        """The literal set of values {"b", "bt"} (and "k" where the operator has one)."""
+        return LiteralSet(np.flatnonzero(np.concatenate([values["b"], values["bt"]])), values.get("k"))
+
+
 class NativeBackend(Backend):
     """Exact branch and bound over literal sets for every operator, k, negated root, weights, λ and
     literal bounds. Option `time_limit` (seconds): return the best rule so far with status
     "time_limit" and the search's lower bound; otherwise the status is "optimal"."""
 
     capabilities = frozenset({"time_limit"})
+    chain = Chain((ToLiteralSets(),))
 
     def __init__(self, name="native", **options):
         self.name = name
@@ -40,30 +72,18 @@ class NativeBackend(Backend):
     def check_options(self, options: dict) -> dict:
         return check_native_options(self.name, options)
 
-    def solve(self, problem, **options) -> Result:
-        check_problem(problem)
-        options = self.call_options(options)
-        start = time.perf_counter()
-        try:
-            limit = options["time_limit"]
-            first = problem.greedy_values(None if limit is None else start + limit)
-            found = search_depth_one(
-                problem.X, problem.target, problem.weights, problem.operator,
-                min_literals=problem.min_num_literals, max_literals=problem.max_num_literals, lam=problem.lam,
-                exclusive=problem.exclusive_literals, incumbent=np.flatnonzero(np.concatenate([first["b"], first["bt"]])),
-                time_limit=None if limit is None else max(0.0, limit - (time.perf_counter() - start)),
-            )
-        except Exception as exc:  # a failure while solving is an error result, as for every backend
-            return failed(self.name, start, cause(exc), exc)
-        m = problem.num_features
-        chosen = np.zeros(2 * m, dtype=np.int64)
-        chosen[found.literals] = 1
-        values = {"b": chosen[:m], "bt": chosen[m:], "k": found.k}
-        rule = problem.decode(values)
-        objective = problem.objective(rule)
-        gap = max(0.0, objective - found.bound) / max(abs(objective), 1e-9)
-        return Result(rule, objective, "optimal" if found.optimal else "time_limit", time.perf_counter() - start,
-                      self.name, bound=found.bound, gap=gap, solver_objective=found.objective, raw=found)
+    def solve_form(self, problem, time_left: float | None, **options) -> Answer:
+        """The search from the greedy rule, both within the `time_left`."""
+        deadline = None if time_left is None else time.perf_counter() + time_left
+        first = self.chain.encode(problem.greedy_values(deadline), (problem.num_features,))
+        found = search_depth_one(
+            problem.X, problem.target, problem.weights, problem.operator,
+            min_literals=problem.min_num_literals, max_literals=problem.max_num_literals, lam=problem.lam,
+            exclusive=problem.exclusive_literals, incumbent=first.literals,
+            time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
+        )
+        return Answer(found, "optimal" if found.optimal else "time_limit", objective=found.objective,
+                      bound=found.bound)
 
 
 register_backend("native", NativeBackend, check_native_options)

@@ -3,7 +3,7 @@ through gurobipy, `highs-pyomo`, Pyomo's persistent HiGHS interface kept for com
 classic ones for executables (`cbc`, `glpk`, `cplex`, `xpress`, and `scip`/`gurobi` when only the
 executable is there).
 
-Neither writes into `problem.model`: the newer interfaces hand back their primal values, and a
+Neither writes into the problem's model: the newer interfaces hand back their primal values, and a
 classic one, which takes a warm start only as values in the model and loads its answer there,
 solves a clone of the model. Cloning costs 20-40 ms for 100 Breast Cancer rows and 0.1-0.2 s for
 all 569 (Or and Choose, 300 features, m' = 4; a busy 2-core machine), where a Pyomo solve of the
@@ -16,16 +16,29 @@ import contextlib
 import logging
 import signal
 import threading
-import time
 
 import numpy as np
 import pyomo.environ as pyo
 from pyomo.contrib.solver.common.factory import SolverFactory as SolverFactoryV2
 
-from .base import Result
-from .ilp import ILP_SOLVERS, ilp_result
+from .base import Answer
+from .ilp_driver import IlpForm, ilp_answer
 
-__all__ = ["interface", "solve_pyomo"]
+__all__ = ["ILP_SOLVERS", "interface", "solve_pyomo"]
+
+# Our name -> (Pyomo's newer-interface name or None, classic name, option names for (time limit,
+# relative gap, threads) in the classic interface): every ILP backend's solver. "highs" is solved
+# on matrices by highs.py; Pyomo's interface to it tells whether it is installed.
+ILP_SOLVERS = {
+    "highs": ("highs", None, None),
+    "highs-pyomo": ("highs", None, None),
+    "scip": ("scip_direct", "scip", ("limits/time", "limits/gap", "parallel/maxnthreads")),
+    "gurobi": ("gurobi_direct", "gurobi", ("TimeLimit", "MIPGap", "Threads")),
+    "cbc": (None, "cbc", ("seconds", "ratioGap", "threads")),
+    "glpk": (None, "glpk", ("tmlim", "mipgap", None)),
+    "cplex": (None, "cplex", ("timelimit", "mipgap", "threads")),
+    "xpress": (None, "xpress", ("maxtime", "miprelstop", "threads")),
+}
 
 
 def interface(name: str):
@@ -84,22 +97,20 @@ def _reraise_interrupt():
 _ONE_AT_A_TIME = threading.Lock()
 
 
-def solve_pyomo(problem, *, solver: str, found, time_limit=None, mip_gap=None, threads=None, warm_start=True,
-                tee=False) -> Result:
-    """`solver` through the Pyomo interface `found` by `interface(solver)`, with the options
-    `IlpBackend` checks; only classic interfaces take the warm start. Safe from several threads
-    (their solves take turns)."""
-    kind, solver_interface = found
+def solve_pyomo(form: IlpForm, *, solver: str, time_limit=None, mip_gap=None, threads=None, tee=False) -> Answer:
+    """`solver` (installed: `interface(solver)` finds it) on the form's model through Pyomo, with
+    the options `IlpBackend` checks; only classic interfaces take the form's warm start. Safe from
+    several threads (their solves take turns)."""
+    kind, solver_interface = interface(solver)
     with _ONE_AT_A_TIME:
         if kind == "v2":
-            return _solve_v2(problem, solver, solver_interface, time_limit, mip_gap, threads, tee)
-        return _solve_classic(problem, solver, solver_interface, time_limit, mip_gap, threads, warm_start, tee)
+            return _solve_v2(form, solver_interface, time_limit, mip_gap, threads, tee)
+        return _solve_classic(form, solver, solver_interface, time_limit, mip_gap, threads, tee)
 
 
-def _solve_v2(problem, solver, interface, time_limit, mip_gap, threads, tee) -> Result:
+def _solve_v2(form, interface, time_limit, mip_gap, threads, tee) -> Answer:
     from pyomo.contrib.solver.common.results import SolutionStatus
 
-    start = time.perf_counter()
     options = {"load_solutions": False, "raise_exception_on_nonoptimal_result": False, "tee": tee}
     if time_limit is not None:
         options["time_limit"] = time_limit
@@ -112,24 +123,23 @@ def _solve_v2(problem, solver, interface, time_limit, mip_gap, threads, tee) -> 
 
             highspy.Highs.resetGlobalScheduler(True)
     with _quiet(), _reraise_interrupt():
-        results = interface.solve(problem.model, **options)
+        results = interface.solve(form.model, **options)
     term = results.termination_condition.name
     x = objective = None
     if results.solution_status in (SolutionStatus.optimal, SolutionStatus.feasible):
-        x = _vector(problem, {var.name: value for var, value in results.solution_loader.get_vars().items()})
+        x = _vector(form, {var.name: value for var, value in results.solution_loader.get_vars().items()})
         objective = results.incumbent_objective
-    return ilp_result(problem, solver, term, term, x, objective, results.objective_bound, time.perf_counter() - start)
+    return ilp_answer(term, term, x, objective, results.objective_bound)
 
 
-def _solve_classic(problem, solver, interface, time_limit, mip_gap, threads, warm_start, tee) -> Result:
-    start = time.perf_counter()
+def _solve_classic(form, solver, interface, time_limit, mip_gap, threads, tee) -> Answer:
     for name, value in zip(ILP_SOLVERS[solver][2], (time_limit, mip_gap, threads)):
         if value is not None and name is not None:
             interface.options[name] = value
-    model = problem.model.clone()  # the solver loads its start and its answer into the model it solves
+    model = form.model.clone()  # the solver loads its start and its answer into the model it solves
     extra = {}
-    if warm_start and interface.warm_start_capable():
-        point = dict(zip(problem.standard_form.var_names, problem.greedy_point().tolist()))
+    if form.start is not None and interface.warm_start_capable():
+        point = dict(zip(form.standard.var_names, form.start().tolist()))
         for var in _variables(model):
             var.set_value(point[var.name])
         extra["warmstart"] = True
@@ -139,10 +149,9 @@ def _solve_classic(problem, solver, interface, time_limit, mip_gap, threads, war
     x = objective = None
     if len(results.solution) > 0:
         model.solutions.load_from(results)
-        x = _vector(problem, {var.name: var.value for var in _variables(model)})
+        x = _vector(form, {var.name: var.value for var in _variables(model)})
         objective = pyo.value(model.objective)
-    return ilp_result(problem, solver, term.name, str(term), x, objective,
-                      getattr(results.problem, "lower_bound", None), time.perf_counter() - start)
+    return ilp_answer(term.name, str(term), x, objective, getattr(results.problem, "lower_bound", None))
 
 
 def _variables(model) -> list:
@@ -150,6 +159,6 @@ def _variables(model) -> list:
     return [v for component in model.component_objects(pyo.Var, descend_into=False) for v in component.values()]
 
 
-def _vector(problem, values: dict) -> np.ndarray:
-    """The vector over `problem.standard_form`'s columns of {variable name: value} (None is 0)."""
-    return np.array([values.get(name) or 0.0 for name in problem.standard_form.var_names], dtype=float)
+def _vector(form: IlpForm, values: dict) -> np.ndarray:
+    """The vector over the standard form's columns of {variable name: value} (None is 0)."""
+    return np.array([values.get(name) or 0.0 for name in form.standard.var_names], dtype=float)

@@ -18,8 +18,8 @@ from qiskit_optimization.optimizers import COBYLA, NELDER_MEAD
 
 from ..formats.qiskit import quadratic_program
 from ..validation import check_integer
-from .base import register_backend
 from .hardware import QAOA_MAX_QUBITS, QAOA_QUBITS_CAP, SHRINK
+from .registry import register_backend
 from .sampler import Preset
 
 __all__ = ["QAOA_PRESET", "QAOASampler", "OPTIMIZERS"]

@@ -28,11 +28,10 @@ from types import MappingProxyType
 
 import dimod
 
-from ..formulations.rule_problem import check_rule_problem
-from ..formulations.qubo_problem import check_compile_option
+from ..formulations.qubo_problem import Decoding, QuboProblem, check_compile_option
 from ..seeding import MAX_SEED, draw_seed
 from ..validation import check_bool, check_integer, check_number
-from .base import CAPABILITIES, Backend, Result, cause, failed, unknown_options
+from .base import CAPABILITIES, Answer, Backend, unknown_options
 
 __all__ = [
     "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS",
@@ -223,9 +222,11 @@ class HeldSampler:
 
 class HoldsSampler(Backend):
     """A backend whose sampler is a `HeldSampler` (`self._sampler`): built when first needed, and
-    closed by `close` when this backend built it."""
+    closed by `close` when this backend built it. Its failures are said as a sampler's."""
 
     _sampler: HeldSampler
+    failure = "sampling failed ({cause})"
+    unusable = "unusable samples: {error}"
 
     @property
     def sampler(self):
@@ -248,6 +249,8 @@ class SamplerBackend(HoldsSampler):
     `num_reads` (sampled in batches to keep to it, unless the preset forbids batches); and
     "polish", which every sampler backend takes.
     """
+
+    reports_steps = True
 
     def __init__(self, sampler, *, name: str | None = None, preset: Preset = PLAIN, **options):
         if isinstance(sampler, dimod.Sampler):
@@ -277,54 +280,39 @@ class SamplerBackend(HoldsSampler):
     def check_options(self, options: dict) -> dict:
         return check_sampler_options(self.name, options, self._parameters, self._checks, self.preset.fixed)
 
-    def solve(self, problem, **options) -> Result:
-        check_rule_problem(problem)
-        options = self.call_options(options)
-        start = time.perf_counter()
+    def compile(self, problem, options: dict) -> tuple[QuboProblem, QuboProblem]:
+        """The problem's QUBO (`to_qubo` with eta, penalty, slack), refused by the preset's guard when
+        the sampler cannot take it; the QUBO is its own inverse data (it decodes its samples)."""
         qubo = problem.to_qubo(eta=options["eta"], penalty=options["penalty"], slack=options["slack"])
-        timing = {"compile": time.perf_counter() - start}
-        sampler = self.sampler
         if self.preset.guard is not None:
-            self.preset.guard(self.name, qubo, sampler, options)
+            self.preset.guard(self.name, qubo, self.sampler, options)
+        return qubo, qubo
+
+    def solve_form(self, qubo: QuboProblem, time_left: float | None, **options) -> Answer:
+        """The QUBO sampled; with a time limit, in batches of reads between which sampling stops
+        once the `time_left` is spent (a sampler taking num_reads but no time limit of its own)."""
         params = {k: v for k, v in options.items() if k in self._parameters and v is not None}
         time_limit = options.get("time_limit") if self._batches and "num_reads" in params else None
         short = self._batches and self.preset.stop_between_reads and "num_reads" in params
         sampled = time.perf_counter()
-        try:
-            if time_limit is None and not short:
-                sampleset = sample_interruptibly(sampler, qubo.bqm, params)
-            else:
-                sampleset, reads = sample_in_batches(sampler, qubo.bqm, params,
-                                                     None if time_limit is None else start + time_limit,
-                                                     BATCH_SECONDS if short else None)
-        except Exception as exc:
-            return failed(self.name, start, f"sampling failed ({cause(exc)})", exc)
-        timing["sample"] = time.perf_counter() - sampled
-        try:
-            decoding = qubo.decode_stages(sampleset, options["polish"])
-        except ValueError as exc:
-            return failed(self.name, start, f"unusable samples: {exc}", exc, sampleset)
-        timing.update(decoding.seconds)
+        end = None if time_limit is None else sampled + time_left
+        if time_limit is None and not short:
+            sampleset = sample_interruptibly(self.sampler, qubo.bqm, params)
+        else:
+            sampleset, reads = sample_in_batches(self.sampler, qubo.bqm, params, end, BATCH_SECONDS if short else None)
+        seconds = time.perf_counter() - sampled
         status, message = "feasible", f"{len(sampleset)} samples"
         if time_limit is not None:
             message += f" from {reads} of {params['num_reads']} reads"
             if reads < params["num_reads"]:
                 status, message = "time_limit", f"{message} (time limit {time_limit:g} s)"
-        best = decoding.best
-        return Result(
-            best.rule, best.objective, status, time.perf_counter() - start, self.name,
-            solver_objective=float(sampleset.first.energy), message=f"{message}; {stages_text(decoding)}",
-            raw=sampleset, stage=decoding.stage, stages=decoding.stages, timing=timing, info=sampler_info(sampleset),
-        )
+        return Answer(sampleset, status, message, objective=float(sampleset.first.energy) if len(sampleset) else None,
+                      info=sampler_info(sampleset), timing={"sample": seconds})
 
-
-def stages_text(decoding) -> str:
-    """A decoding in a few words, e.g. "3 feasible; objective: raw (lowest energy) infeasible,
-    repaired 4, polished 3 (the rule)"."""
-    parts = [f"{name}{' (lowest energy)' if name == 'raw' else ''} "
-             f"{f'{stage.objective:.6g}' if stage.feasible else 'infeasible'}"
-             f"{' (the rule)' if name == decoding.stage else ''}" for name, stage in decoding.stages.items()]
-    return f"{decoding.feasible} feasible; objective: {', '.join(parts)}"
+    def decode(self, problem, sampleset, qubo: QuboProblem, options: dict) -> Decoding:
+        """The samples decoded stage by stage: raw, repaired and, with `polish`, polished
+        (`QuboProblem.decode_stages`)."""
+        return qubo.decode_stages(sampleset, options["polish"])
 
 
 def sampler_info(sampleset: dimod.SampleSet) -> dict:
@@ -341,7 +329,7 @@ def sampler_info(sampleset: dimod.SampleSet) -> dict:
             "chain_strength": context.get("chain_strength"),
             "seconds": context.get("timing", {}).get("embedding"),
         }
-    if "chain_break_fraction" in sampleset.record.dtype.names:
+    if "chain_break_fraction" in sampleset.record.dtype.names and len(sampleset):
         fraction = sampleset.record.chain_break_fraction
         reads = sampleset.record.num_occurrences
         info["chain_break_fraction"] = {"lowest_energy": float(sampleset.first.chain_break_fraction),

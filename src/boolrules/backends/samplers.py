@@ -11,8 +11,8 @@ import dimod
 from dwave.samplers import SimulatedAnnealingSampler, SteepestDescentSolver, TabuSampler
 
 from ..validation import check_integer
-from .base import register_backend
 from .hardware import EXACT_MAX_VARIABLES, EXACT_VARIABLES_CAP, SHRINK
+from .registry import register_backend
 from .sampler import Preset
 
 __all__ = ["SIMULATED_ANNEALING", "TABU", "STEEPEST_DESCENT", "EXACT"]

@@ -16,6 +16,7 @@ import dimod
 import numpy as np
 
 from ..exceptions import FormatError
+from ..formulations.qubo_problem import best_sample, repair_samples
 from ..rules import Rule
 from .sidecar import read_sidecar, rebuild
 
@@ -106,17 +107,17 @@ class LoadedProblem:
             energies = unique @ form.c + form.c0
             feasible = problem.feasible(unique)
             values = [problem.values_from_vector(x) for x in unique]
-        rules = [problem.decode(problem.repair_values(v)) for v in values]
-        objectives = np.array([problem.objective(rule) for rule in rules])
-        best = int(np.lexsort((energies, objectives))[0])
+        repaired = repair_samples(problem, values)
+        best = best_sample(repaired.objectives, energies)
         try:
             raw_rule = problem.decode(values[best])
         except ValueError:  # the raw values encode no rule (k beyond the chosen literals)
             raw_rule = None
         sample = dict(zip(self.variables, unique[best].tolist()))
         return DecodedSamples(
-            rule=rules[best], objective=float(objectives[best]), feasible=bool(feasible[best]), raw_rule=raw_rule,
-            raw_objective=None if raw_rule is None else problem.objective(raw_rule), energy=float(energies[best]),
+            rule=repaired.rules[best], objective=repaired.objectives[best], feasible=bool(feasible[best]),
+            raw_rule=raw_rule, raw_objective=None if raw_rule is None else problem.objective(raw_rule),
+            energy=float(energies[best]),
             sample={k: int(v) if float(v).is_integer() else v for k, v in sample.items()},
             num_samples=int(round(occurrences.sum())), num_distinct=len(unique), num_feasible=int(feasible.sum()))
 

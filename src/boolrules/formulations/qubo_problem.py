@@ -25,7 +25,8 @@ from .standard_form import ToStandardForm
 
 __all__ = [
     "QuboProblem", "PENALTY_MODES", "CALIBRATED", "SCHEDULE", "calibrated_penalties", "check_compile_option",
-    "check_penalty", "compile_qubo", "qubo_chain", "resolve_eta", "Stage", "Decoding", "STAGES",
+    "check_penalty", "compile_qubo", "qubo_chain", "resolve_eta", "Stage", "Decoding", "STAGES", "Repaired",
+    "repair_samples", "best_sample",
 ]
 
 PENALTY_MODES = ("sufficient", "calibrated", "tuned")
@@ -83,6 +84,37 @@ class Decoding(NamedTuple):
     def best(self) -> Stage:
         """The last stage itself."""
         return self.stages[self.stage]
+
+
+class Repaired(NamedTuple):
+    """Samples repaired into valid rules (`repair_samples`), per sample: the repaired `values`,
+    their `rules` and the problem's `objectives` of those rules."""
+
+    values: list[dict]
+    rules: list[Rule]
+    objectives: list[float]
+
+
+def repair_samples(problem, values: list[dict]) -> Repaired:
+    """Every sample's values (per-block, as a chain's inverse gives them) repaired into a valid
+    selection (`problem.repair_values`: contradicting literals dropped, literals dropped or added
+    to meet the bounds, the best k chosen; depth two: terms fixed likewise) and scored by the
+    problem's objective of its rule; once per distinct selection, since repair chooses k itself."""
+    seen, repaired = {}, []
+    for sample in values:
+        key = tuple(block.tobytes() for block in sample.values() if isinstance(block, np.ndarray))
+        if key not in seen:
+            fixed = problem.repair_values(sample)
+            rule = problem.decode(fixed)
+            seen[key] = (fixed, rule, problem.objective(rule))
+        repaired.append(seen[key])
+    return Repaired(*map(list, zip(*repaired))) if repaired else Repaired([], [], [])
+
+
+def best_sample(objectives, *ties) -> int:
+    """The best of several samples: the index of the lowest objective, ties broken by each of
+    `ties` in turn (e.g. the samples' energies: the lowest), then by the first sample."""
+    return int(np.lexsort((*reversed(ties), np.asarray(objectives, dtype=float)))[0])
 
 
 def calibrated_penalties(weights, multipliers: Penalties) -> Penalties:
@@ -389,9 +421,8 @@ class QuboProblem:
 
         raw: the sample of lowest QUBO energy as it stands, its rule and objective when it is
         `feasible` (None otherwise: it encodes no valid rule). repaired: every sample repaired
-        (`problem.repair_values`: contradicting literals dropped, literals dropped or added to meet
-        the bounds, the best k chosen; depth two: terms fixed likewise) and the best of them by the
-        true objective. polished (with `polish`): that rule improved by native literal swaps,
+        and the best of them by the true objective (`repair_samples`, `best_sample`; ties: the
+        first sample). polished (with `polish`): that rule improved by native literal swaps,
         additions and removals while they lower the objective (`problem.polish_values`). Each objective is the problem's own objective of that stage's rule."""
         start = time.perf_counter()
         problem = self.problem
@@ -403,19 +434,14 @@ class QuboProblem:
         if feasible[lowest]:
             rule = problem.decode(all_values[lowest])
             raw = Stage(rule, problem.objective(rule), True)
-        seen = {}
-        for values in all_values:
-            # repair chooses k itself: samples that differ only in k repair alike
-            key = tuple(block.tobytes() for block in values.values() if isinstance(block, np.ndarray))
-            if key not in seen:
-                repaired = problem.repair_values(values)
-                seen[key] = (problem.objective(problem.decode(repaired)), repaired)
-        objective, best = min(seen.values(), key=lambda item: item[0])
-        stages = {"raw": raw, "repaired": Stage(problem.decode(best), objective, True)}
+        repaired = repair_samples(problem, all_values)
+        best = best_sample(repaired.objectives)
+        objective = repaired.objectives[best]
+        stages = {"raw": raw, "repaired": Stage(repaired.rules[best], objective, True)}
         seconds = {"decode": time.perf_counter() - start}
         if polish:
             start = time.perf_counter()
-            polished = problem.decode(problem.polish_values(best))
+            polished = problem.decode(problem.polish_values(repaired.values[best]))
             # polish scores selections with λ per selected literal, but a one-literal operator that
             # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
             polished_objective = problem.objective(polished)
