@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boolrules.rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Zero, from_dict, parse
-from boolrules.rules.simplify import negation, simplify
+from boolrules.rules.operators import negation, simplify
 
 from .reference import evaluate as reference_evaluate
 from .strategies import operators
