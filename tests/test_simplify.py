@@ -1,5 +1,5 @@
 """`Rule.simplify`: the same predictions on every input, never more nodes, a fixed point, and the
-canonical shapes `simplify.py` promises."""
+canonical shapes `operators.simplify` promises."""
 
 import itertools
 
@@ -34,7 +34,7 @@ def truth(rule):
 
 
 def assert_canonical(rule):
-    """The shapes `simplify.py` promises: no constant below the root, no operator of one child,
+    """The shapes `operators.simplify` promises: no constant below the root, no operator of one child,
     Or/And at their extremes, no negated Or, And, AtLeast or AtMost, no same-operator nesting, no
     repeated child in Or/And and no child beside its negation."""
     for path, node in rule.walk():
