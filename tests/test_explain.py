@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boolrules import RuleClassifier
-from boolrules.plotting import EXPLANATION_STYLES, plot_explanation
+from boolrules.plotting import plot_explanation
 from boolrules.rules import And, AtLeast, Choose, Literal, Or, Zero, parse
-from boolrules.rules.explain import EXACT_MAX_FEATURES, explain
+from boolrules.rules.explain import EXACT_MAX_FEATURES, EXPLANATION_STYLES, explain
 
 from .errors import assert_raises_clearly
 from .reference import evaluate as reference_evaluate

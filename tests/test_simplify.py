@@ -1,5 +1,5 @@
 """`Rule.simplify`: the same predictions on every input, never more nodes, a fixed point, and the
-canonical shapes `simplify.py` promises."""
+canonical shapes `operators.simplify` promises."""
 
 import itertools
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boolrules.rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Or, Zero, from_dict, parse
-from boolrules.rules.simplify import negation, simplify
+from boolrules.rules.operators import negation, simplify
 
 from .reference import evaluate as reference_evaluate
 from .strategies import operators
@@ -34,7 +34,7 @@ def truth(rule):
 
 
 def assert_canonical(rule):
-    """The shapes `simplify.py` promises: no constant below the root, no operator of one child,
+    """The shapes `operators.simplify` promises: no constant below the root, no operator of one child,
     Or/And at their extremes, no negated Or, And, AtLeast or AtMost, no same-operator nesting, no
     repeated child in Or/And and no child beside its negation."""
     for path, node in rule.walk():

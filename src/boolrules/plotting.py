@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .rules import Explanation
+
 __all__ = ["plot_trajectory", "plot_pareto", "plot_validation_curve", "plot_qubo", "plot_coefficients", "plot_explanation"]
 
 _PIXELS = 500  # most cells per side of the plot_qubo image
@@ -208,32 +210,9 @@ def plot_coefficients(qubo, ax=None):
     return ax
 
 
-EXPLANATION_STYLES = {
-    "true": {"facecolor": "#d9ead3"},  # the node holds on the sample
-    "false": {"facecolor": "#f4cccc"},  # it does not
-    "decided": {"edgecolor": "black", "linewidth": 2.0},  # the reason alone decides it
-    "reason": {"edgecolor": "#0b5394", "linewidth": 3.0},  # a literal of the reason
-}
-
-
 def plot_explanation(explanation, ax=None):
-    """The explained rule's tree: green where a node holds on the sample, red where it does not,
-    a thick black outline on the nodes the reason alone decides and a thick blue one on the
-    reason's literals (`EXPLANATION_STYLES`); returns the matplotlib Axes."""
-    from .rules.explain import Explanation
-    from .rules.graph import plot
-
+    """The explained rule's tree, coloured by each node's truth on the sample, with the reason and
+    the nodes it decides outlined (`Explanation.plot`); returns the matplotlib Axes."""
     if not isinstance(explanation, Explanation):
         raise TypeError(f"explanation must be an Explanation (from explain), got {type(explanation).__name__}")
-    styles = {}
-    for node in explanation.nodes:
-        style = dict(EXPLANATION_STYLES["true" if node.holds else "false"])
-        if node.decided:
-            style.update(EXPLANATION_STYLES["decided"])
-        if node.in_reason:
-            style.update(EXPLANATION_STYLES["reason"])
-        styles[node.path] = style
-    ax = plot(explanation.rule, explanation.feature_names, ax=ax, styles=styles)
-    outcome = "holds" if explanation.prediction else "does not hold"
-    ax.set_title(f"the rule {outcome}; outlined: decided by the {len(explanation.reason)} reason condition(s)")
-    return ax
+    return explanation.plot(ax=ax)

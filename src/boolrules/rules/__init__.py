@@ -3,30 +3,16 @@ canonical form, plain-language descriptions and explanations of single decisions
 
 from .bitset import BitMatrix, evaluate
 from .describe import describe
+from .encode import to_dict
 from .explain import Explanation, explain
 from .export import export_rule
-from .nodes import (
-    OPERATORS,
-    And,
-    AtLeast,
-    AtMost,
-    Choose,
-    Literal,
-    One,
-    Operator,
-    Or,
-    Rule,
-    Zero,
-    negate_name,
-    quote_name,
-    resolve_operator,
-    resolve_operators,
-)
+from .names import negate_name, quote_name
+from .nodes import Literal, One, Rule, Zero
+from .operators import OPERATORS, And, AtLeast, AtMost, Choose, Operator, Or, resolve_operator, resolve_operators, simplify
 from .parse import parse
 from .semantics import operator_output
-from .serialize import from_dict, from_json, to_dict
+from .serialize import from_dict, from_json
 from .shapes import SHAPES, Shape, resolve_nonlocal_operators, resolve_shape
-from .simplify import simplify
 
 __all__ = [
     "OPERATORS",

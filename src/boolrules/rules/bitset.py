@@ -5,6 +5,9 @@ Or/And over literals is one gather and one reduction. Counting operators (AtLeas
 Choose) add their children's bits per sample: for narrow data by unpacking to bytes and
 summing, for wide data with a bit-sliced ripple counter on the words, whichever is fewer
 numpy calls for the width (see `benchmarks/bench_evaluation.py`).
+
+A node is told apart by its `kind` ("literal", "constant", "operator") and an operator by its class
+name, as `semantics.py` does, so evaluation needs no node class and the nodes' `evaluate` calls it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections import Counter
 import numpy as np
 
 from ..validation import check_binary_matrix
-from .nodes import SHALLOW_DEPTH, And, AtLeast, AtMost, Literal, One, Operator, Or, Rule, Zero
+from .depth import SHALLOW_DEPTH
 from .semantics import operator_output
 
 __all__ = ["BitMatrix", "evaluate"]
@@ -51,41 +54,40 @@ class BitMatrix:
         self.ones = pack_rows(np.ones((1, self.n), np.uint8))[0]
         self.zeros = np.zeros(self.num_words, np.uint64)
 
-    def literal_row(self, literal: Literal) -> int:
+    def literal_row(self, literal) -> int:
         """Row of `literal_words` that holds this literal (a feature beyond the data is an error,
         not silently the negation of another feature)."""
         if literal.index >= self.m:
             raise ValueError(f"the rule references feature {literal.index} but the data has only {self.m} columns")
         return literal.index + self.m * literal.negated
 
-    def evaluate(self, rule: Rule, memo: dict | None = None) -> np.ndarray:
+    def evaluate(self, rule, memo: dict | None = None) -> np.ndarray:
         """Packed truth values of `rule`; `memo` caches sub-rule results between calls."""
-        if isinstance(rule, Literal):
+        kind = getattr(rule, "kind", None)
+        if kind == "literal":
             return self.literal_words[self.literal_row(rule)]
         if memo is not None:
             hit = memo.get(rule)
             if hit is not None:
                 return hit
-        if isinstance(rule, Operator):
+        if kind == "operator":
             words = self._operator(rule, memo) if rule.depth <= SHALLOW_DEPTH else self._deep(rule, memo)
-        elif isinstance(rule, One):
-            words = self.ones
-        elif isinstance(rule, Zero):
-            words = self.zeros
+        elif kind == "constant":
+            words = self.ones if rule.value else self.zeros
         else:
             raise TypeError(f"cannot evaluate {type(rule).__name__}")
         if memo is not None:
             memo[rule] = words
         return words
 
-    def _children(self, op: Operator, memo) -> np.ndarray:
+    def _children(self, op, memo) -> np.ndarray:
         subs = op.subrules
-        if all(type(s) is Literal for s in subs):
+        if all(s.kind == "literal" for s in subs):
             rows = [self.literal_row(s) for s in subs]
             return self.literal_words[rows]
         return np.stack([self.evaluate(s, memo) for s in subs])
 
-    def _deep(self, rule: Operator, memo) -> np.ndarray:
+    def _deep(self, rule, memo) -> np.ndarray:
         """`evaluate` of a rule deeper than `SHALLOW_DEPTH`: its deep nodes in post-order from an
         explicit stack, shallow subtrees by recursion. Results are kept in `memo`; without one, a
         node's only until its last parent is done, so memory does not grow with the depth."""
@@ -116,33 +118,33 @@ class BitMatrix:
                             del done[sub]
         return done[rule]
 
-    def _operator(self, op: Operator, memo, children: np.ndarray | None = None) -> np.ndarray:
+    def _operator(self, op, memo, children: np.ndarray | None = None) -> np.ndarray:
         """`op`'s packed truth values, from its children's (one row each) when they are given."""
         if children is None:
             children = self._children(op, memo)
-        cls = type(op)
-        if cls is Or:
+        name = type(op).__name__
+        if name == "Or":
             words = np.bitwise_or.reduce(children, axis=0)
-        elif cls is And:
+        elif name == "And":
             words = np.bitwise_and.reduce(children, axis=0)
         else:
-            words = self._count_compare(children, cls, op.k)
+            words = self._count_compare(children, name, op.k)
         if op.negated:
             words = words ^ self.ones
         return words
 
-    def _count_compare(self, children: np.ndarray, cls, k: int) -> np.ndarray:
+    def _count_compare(self, children: np.ndarray, name: str, k: int) -> np.ndarray:
         if self.num_words < self.sliced_count_min_words:
             counts = np.add.reduce(
                 np.unpackbits(children.view(np.uint8), axis=1, bitorder="little"), axis=0
             )
-            hit = operator_output(cls, counts, len(children), k)
+            hit = operator_output(name, counts, len(children), k)
             packed = np.packbits(hit, bitorder="little").view(np.uint64)
             return packed & self.ones
         greater, equal = _sliced_compare(children, k)
-        if cls is AtLeast:
+        if name == "AtLeast":
             return (greater | equal) & self.ones
-        if cls is AtMost:
+        if name == "AtMost":
             return ~greater & self.ones
         return equal & self.ones
 
@@ -173,7 +175,7 @@ def _sliced_compare(children: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarra
     return greater, equal
 
 
-def evaluate(rule: Rule, X) -> np.ndarray:
+def evaluate(rule, X) -> np.ndarray:
     """Evaluate `rule` on each row of the 0/1 matrix `X` (bool array)."""
     X = check_binary_matrix(X)
     needed = rule.max_feature_index() + 1

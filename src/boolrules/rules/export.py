@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 
-from . import serialize
-from .nodes import And, AtLeast, AtMost, Choose, Operator, Or, Rule, Trivial, feature_names_of
+from . import encode
+from .names import feature_names_of
+from .nodes import Rule, Trivial
+from .operators import And, AtLeast, AtMost, Choose, Operator, Or
 
 __all__ = ["FORMATS", "PYTHON_MAX_DEPTH", "SQL_MAX_DEPTH", "export_rule", "to_json", "to_python", "to_sql", "to_text"]
 
@@ -45,8 +47,8 @@ def to_json(rule: Rule, feature_names=None) -> str:
     _check(rule, feature_names)
     used = sorted({lit.index for lit in rule.literals()})
     features = {str(i): (f"f{i}" if feature_names is None else str(feature_names[i])) for i in used}
-    # the rule by `serialize.to_json`, which writes any depth (json.dumps of to_dict stops near 500)
-    return (f'{{"rule": {serialize.to_json(rule)}, "text": {json.dumps(rule.to_str(feature_names))}, '
+    # the rule by `encode.to_json`, which writes any depth (json.dumps of to_dict stops near 500)
+    return (f'{{"rule": {encode.to_json(rule)}, "text": {json.dumps(rule.to_str(feature_names))}, '
             f'"features": {json.dumps(features)}}}')
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
-from .nodes import OPERATORS, Literal, One, Rule, Zero, feature_names_of
+from .names import feature_names_of
+from .nodes import Literal, One, Rule, Zero
+from .operators import OPERATORS
 
 __all__ = ["parse"]
 

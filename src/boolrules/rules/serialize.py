@@ -1,4 +1,10 @@
-"""JSON-safe dictionaries for rules, validated on the way back in."""
+"""Rules read back from JSON-safe dictionaries and JSON text, validated on the way in; with the
+writers (`encode.py`) and the flat postfix form pickling uses (`operators.py`), the module callers
+find every serial form of a rule in.
+
+Every function here reads a rule with an explicit stack, never by recursion, so a rule of any depth
+that can be written is read back.
+"""
 
 from __future__ import annotations
 
@@ -7,94 +13,12 @@ import re
 from json.decoder import scanstring
 from json.scanner import NUMBER_RE
 
-from ..validation import check_bool, check_integer
-from .nodes import OPERATORS, Literal, One, Operator, Rule, Zero, write_nested
+from ..validation import check_integer
+from .encode import to_dict, to_json, to_postfix
+from .nodes import Literal, One, Rule, Zero
+from .operators import OPERATORS, Operator, from_postfix
 
 __all__ = ["to_dict", "from_dict", "to_json", "from_json", "to_postfix", "from_postfix"]
-
-# Every function here walks a rule with an explicit stack, never by recursion, so a rule of any depth
-# that can be built can be written and read back (pickle uses the flat postfix form).
-
-
-def _leaf_dict(rule: Rule) -> dict:
-    if isinstance(rule, Literal):
-        return {"literal": rule.index, "negated": rule.negated}
-    return {"constant": rule.value}
-
-
-def _operator_head(rule: Operator) -> dict:
-    out = {"operator": type(rule).__name__, "negated": rule.negated}
-    if rule.parameterized:
-        out["k"] = rule.k
-    return out
-
-
-def to_dict(rule: Rule) -> dict:
-    """`{"literal": 3, "negated": true}`, `{"constant": false}` or an operator dict with sub-rules."""
-    done: list[dict] = []
-    stack: list[tuple[Rule, bool]] = [(rule, False)]
-    while stack:
-        node, children_done = stack.pop()
-        if not isinstance(node, Operator):
-            done.append(_leaf_dict(node))
-        elif not children_done:
-            stack.append((node, True))
-            stack.extend((sub, False) for sub in reversed(node.subrules))
-        else:
-            count = len(node.subrules)
-            subrules = done[-count:]
-            del done[-count:]
-            done.append({**_operator_head(node), "subrules": subrules})
-    return done[0]
-
-
-def to_json(rule: Rule) -> str:
-    """JSON text of `to_dict(rule)`, written without recursion (`json.dumps` stops near depth 500)."""
-    return write_nested(rule, lambda node: None if isinstance(node, Operator) else json.dumps(_leaf_dict(node)),
-                        lambda op: json.dumps(_operator_head(op))[:-1] + ', "subrules": [', "]}")
-
-
-def to_postfix(rule: Rule) -> tuple:
-    """The rule as a flat tuple, children before parents: `("f", index, negated)`, `("c", value)`,
-    `(operator name, negated, k, number of sub-rules)`. Pickling uses it, so it never recurses."""
-    out = []
-    stack: list[tuple[Rule, bool]] = [(rule, False)]
-    while stack:
-        node, children_done = stack.pop()
-        if isinstance(node, Literal):
-            out.append(("f", node.index, node.negated))
-        elif not isinstance(node, Operator):
-            out.append(("c", node.value))
-        elif not children_done:
-            stack.append((node, True))
-            stack.extend((sub, False) for sub in reversed(node.subrules))
-        else:
-            out.append((type(node).__name__, node.negated, node.k, len(node.subrules)))
-    return tuple(out)
-
-
-def from_postfix(tokens) -> Rule:
-    """Rebuild a rule from `to_postfix` output; malformed input raises ValueError."""
-    done: list[Rule] = []
-    try:
-        for token in tokens:
-            if token[0] == "f":
-                done.append(Literal(token[1], token[2]))
-            elif token[0] == "c":
-                done.append(One() if check_bool(token[1], "constant") else Zero())
-            else:
-                name, negated, k, count = token
-                cls = OPERATORS[name]
-                count = check_integer(count, "number of sub-rules", 1, len(done))
-                subrules = done[-count:]
-                del done[-count:]
-                done.append(cls(k, *subrules, negated=negated) if cls.parameterized
-                            else cls(*subrules, negated=negated))
-    except (KeyError, IndexError, TypeError) as exc:
-        raise ValueError(f"malformed postfix rule: {exc!r}") from None
-    if len(done) != 1:
-        raise ValueError(f"malformed postfix rule: it holds {len(done)} rules, not one")
-    return done[0]
 
 
 def from_dict(data) -> Rule:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sklearn.utils import _param_validation
 
 from ..validation import check_integer
-from .nodes import OPERATORS, And, Operator, Or, resolve_operator, resolve_operators
+from .operators import OPERATORS, And, Operator, Or, resolve_operator, resolve_operators
 
 __all__ = ["Shape", "SHAPES", "OperatorSpec", "resolve_shape", "resolve_nonlocal_operators"]
 

@@ -1,4 +1,6 @@
-"""A canonical, equivalent form of a rule: the same prediction on every input, never more nodes.
+"""Operators over sub-rules (`Or`, `And`, `AtLeast`, `AtMost`, `Choose`), the flat form pickling
+reads back, and the canonical form of a rule (`simplify`), which rewrites operators into one another
+and so lives beside them: the same prediction on every input, never more nodes.
 
 Every operator is a function of how many of its n sub-rules are true, so an operator node is a
 *pattern*: its truth for each count 0..n. `simplify` rewrites bottom-up: it removes constant
@@ -22,10 +24,221 @@ from __future__ import annotations
 from collections import Counter, defaultdict, deque
 from functools import lru_cache
 
-from .nodes import SHALLOW_DEPTH, And, AtLeast, AtMost, Choose, One, Operator, Or, Rule, Trivial, Zero
+from ..validation import check_bool, check_integer
+from .depth import SHALLOW_DEPTH
+from .encode import to_postfix, write_nested
+from .names import feature_names_of
+from .nodes import Literal, One, Rule, Trivial, Zero, _make
 from .semantics import operator_output
 
-__all__ = ["simplify", "negation"]
+__all__ = [
+    "Operator",
+    "Or",
+    "And",
+    "AtLeast",
+    "AtMost",
+    "Choose",
+    "OPERATORS",
+    "resolve_operator",
+    "resolve_operators",
+    "from_postfix",
+    "simplify",
+    "negation",
+]
+
+
+class Operator(Rule):
+    """An operator over one or more sub-rules; parameterized operators also hold `k`."""
+
+    __slots__ = ("_subrules", "k")
+    kind = "operator"
+    parameterized = False
+
+    def __init__(self, *subrules: Rule, negated: bool = False, k: int | None = None):
+        if len(subrules) == 1 and isinstance(subrules[0], (list, tuple)):
+            subrules = tuple(subrules[0])
+        if not subrules:
+            raise ValueError(f"{type(self).__name__} needs at least one sub-rule")
+        for sub in subrules:
+            if not isinstance(sub, Rule):
+                raise TypeError(f"sub-rules of {type(self).__name__} must be rules, got {type(sub).__name__}")
+        if self.parameterized:
+            k = check_integer(k, "k")
+            if not 0 <= k <= len(subrules):
+                raise ValueError(
+                    f"{type(self).__name__} parameter k={k} must be between 0 and the number "
+                    f"of sub-rules ({len(subrules)})"
+                )
+        object.__setattr__(self, "_subrules", tuple(subrules))
+        object.__setattr__(self, "k", k)
+        negated = check_bool(negated, "negated")
+        self._init(
+            negated,
+            1 + sum(s.complexity for s in subrules),
+            1 + max(s.depth for s in subrules),
+            (type(self), k, negated, subrules),
+        )
+
+    @property
+    def subrules(self) -> tuple[Rule, ...]:
+        return self._subrules
+
+    @property
+    def name(self) -> str:
+        """Operator label as printed: `~AtLeast2`, `Or`."""
+        return ("~" if self.negated else "") + type(self).__name__ + (
+            str(self.k) if self.parameterized else ""
+        )
+
+    def literals(self):  # nodes on a stack, so rules of any depth list theirs
+        found, stack = [], list(reversed(self._subrules))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Operator):
+                stack.extend(reversed(node._subrules))
+            elif isinstance(node, Literal):
+                found.append(node)
+        return tuple(found)
+
+    def replace(self, subrules, k: int | None = None, negated: bool | None = None) -> Operator:
+        """A copy with other sub-rules (and optionally another `k` or negation)."""
+        k = self.k if k is None else k
+        negated = self.negated if negated is None else negated
+        return _make(type(self), tuple(subrules), k, negated)
+
+    def to_str(self, feature_names=None) -> str:
+        feature_names = feature_names_of(feature_names)
+        if self.depth > SHALLOW_DEPTH:
+            return _deep_str(self, feature_names)
+        inner = ", ".join(sub.to_str(feature_names) for sub in self._subrules)
+        return f"{self.name}({inner})"
+
+    def __invert__(self) -> Operator:
+        return _make(type(self), self._subrules, self.k, not self.negated)
+
+    def __reduce__(self):  # flat, so pickling and unpickling never recurse (any depth loads back)
+        return (from_postfix, (to_postfix(self),))
+
+    def simplify(self) -> Rule:
+        return simplify(self)
+
+    __hash__ = Rule.__hash__
+
+    def __eq__(self, other) -> bool:  # pairs of nodes on a stack, so rules of any depth compare
+        pairs = [(self, other)]
+        while pairs:
+            a, b = pairs.pop()
+            if a is b:
+                continue
+            if type(b) is not type(a) or a._hash != b._hash:
+                return False
+            if not isinstance(a, Operator):
+                if a != b:
+                    return False
+            elif a.k != b.k or a.negated != b.negated or len(a._subrules) != len(b._subrules):
+                return False
+            else:
+                pairs.extend(zip(a._subrules, b._subrules))
+        return True
+
+
+def _deep_str(rule: Rule, feature_names) -> str:
+    """`to_str` of a rule deeper than `SHALLOW_DEPTH`: pieces written in order from a stack and
+    joined once (by recursion, each level would also copy all the text below it)."""
+    return write_nested(rule, lambda node: node.to_str(feature_names) if not isinstance(node, Operator)
+                        or node.depth <= SHALLOW_DEPTH else None, lambda op: op.name + "(", ")")
+
+
+class Or(Operator):
+    """True when at least one sub-rule is true."""
+
+    __slots__ = ()
+
+
+class And(Operator):
+    """True when every sub-rule is true."""
+
+    __slots__ = ()
+
+
+class _Counting(Operator):
+    """Operators that compare the number of true sub-rules with `k`."""
+
+    __slots__ = ()
+    parameterized = True
+
+    def __init__(self, k: int, *subrules: Rule, negated: bool = False):
+        super().__init__(*subrules, negated=negated, k=k)
+
+
+class AtLeast(_Counting):
+    """True when at least `k` sub-rules are true."""
+
+    __slots__ = ()
+
+
+class AtMost(_Counting):
+    """True when at most `k` sub-rules are true."""
+
+    __slots__ = ()
+
+
+class Choose(_Counting):
+    """True when exactly `k` sub-rules are true."""
+
+    __slots__ = ()
+
+
+OPERATORS: dict[str, type[Operator]] = {
+    cls.__name__: cls for cls in (Or, And, AtLeast, AtMost, Choose)
+}
+
+
+def resolve_operator(operator, name: str = "operator") -> type[Operator]:
+    """The operator class named by `operator` (a name such as "AtLeast", or the class itself);
+    errors name the argument `name`."""
+    cls = OPERATORS.get(operator) if isinstance(operator, str) else operator
+    if cls not in OPERATORS.values():
+        raise ValueError(f"unknown operator {operator!r} in {name}; choose from {', '.join(OPERATORS)}")
+    return cls
+
+
+def resolve_operators(operators, name: str = "operators") -> tuple[type[Operator], ...]:
+    """Operator classes from one name or class, or a non-empty list of them, without repeats;
+    errors name the argument `name`."""
+    if isinstance(operators, (str, type)):
+        operators = (operators,)
+    try:
+        operators = tuple(operators)
+    except TypeError:
+        raise ValueError(f"{name} must be an operator name or class, or a list of them, got {operators!r}") from None
+    if not operators:
+        raise ValueError(f"{name} must name at least one operator")
+    return tuple(dict.fromkeys(resolve_operator(op, name) for op in operators))
+
+
+def from_postfix(tokens) -> Rule:
+    """Rebuild a rule from `to_postfix` output; malformed input raises ValueError."""
+    done: list[Rule] = []
+    try:
+        for token in tokens:
+            if token[0] == "f":
+                done.append(Literal(token[1], token[2]))
+            elif token[0] == "c":
+                done.append(One() if check_bool(token[1], "constant") else Zero())
+            else:
+                name, negated, k, count = token
+                cls = OPERATORS[name]
+                count = check_integer(count, "number of sub-rules", 1, len(done))
+                subrules = done[-count:]
+                del done[-count:]
+                done.append(cls(k, *subrules, negated=negated) if cls.parameterized
+                            else cls(*subrules, negated=negated))
+    except (KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"malformed postfix rule: {exc!r}") from None
+    if len(done) != 1:
+        raise ValueError(f"malformed postfix rule: it holds {len(done)} rules, not one")
+    return done[0]
 
 
 def simplify(rule: Rule) -> Rule:
