@@ -1,8 +1,9 @@
 """What a clear error is, checked the same way by every bad-input test.
 
 A clear error names what was wrong (each of `names` appears in its message) and is raised by
-boolrules itself, or by scikit-learn's own input validation (whose messages sklearn users know
-and `check_estimator` demands), never from deep inside numpy, scipy, Pyomo, dimod or Qiskit.
+boolrules itself, as one of its `boolrules.Error` family (or an OSError the file system reported),
+or by scikit-learn's own input validation (whose messages sklearn users know and
+`check_estimator` demands), never from deep inside numpy, scipy, Pyomo, dimod or Qiskit.
 """
 
 from __future__ import annotations
@@ -26,13 +27,17 @@ def raised_in(exc: BaseException) -> str:
 
 
 def assert_clear_error(exc: BaseException, *names: str) -> None:
-    """`exc` mentions every one of `names` and was raised by boolrules (or sklearn's validation)."""
+    """`exc` mentions every one of `names` and was raised by boolrules as a `boolrules.Error` (or an
+    OSError), or by sklearn's validation."""
     message = str(exc)
     for name in names:
         assert name.lower() in message.lower(), f"{type(exc).__name__}: {message!r} does not name {name!r}"
     where = raised_in(exc)
     assert where.startswith(PACKAGE_DIR) or where.endswith(SKLEARN_VALIDATION), (
         f"{type(exc).__name__}: {message!r} was raised deep inside a dependency, in {where}"
+    )
+    assert not where.startswith(PACKAGE_DIR) or isinstance(exc, (boolrules.Error, OSError)), (
+        f"{type(exc).__name__}: {message!r} was raised by boolrules outside its boolrules.Error family, in {where}"
     )
 
 

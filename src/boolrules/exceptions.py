@@ -1,6 +1,7 @@
 """What boolrules raises, as one family to catch: `boolrules.Error`. Each class also subclasses the
 built-in error boolrules raised before (ValueError, TypeError, RuntimeError, FileNotFoundError), so
-code that catches those keeps working, as scikit-learn's and dimod's exceptions do."""
+code that catches those keeps working, as scikit-learn's and dimod's exceptions do. What the
+operating system reports (a full disk, a name too long) stays an OSError."""
 
 __all__ = ["Error", "InputError", "InputTypeError", "FormatError", "ConfigError", "MissingFileError",
            "SolverError"]

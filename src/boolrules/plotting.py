@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .exceptions import InputError, InputTypeError
 from .rules import Explanation
 
 __all__ = ["plot_trajectory", "plot_pareto", "plot_validation_curve", "plot_qubo", "plot_coefficients", "plot_explanation"]
@@ -24,7 +25,7 @@ def plot_trajectory(starts, ax=None):
 
     trajectories = [s.trajectory for s in starts]
     if not trajectories or any(t is None for t in trajectories):
-        raise ValueError("no trajectory recorded: fit with record_trajectory=True")
+        raise InputError("no trajectory recorded: fit with record_trajectory=True")
     if ax is None:
         _, ax = plt.subplots(figsize=(8, 4))
     offset = 0
@@ -67,12 +68,12 @@ def plot_pareto(results, ax=None):
     frame = pd.DataFrame(results)
     missing = [c for c in ("method", "complexity", "score") if c not in frame.columns]
     if missing:
-        raise ValueError(f"results need the columns method, complexity and score; missing {missing}")
+        raise InputError(f"results need the columns method, complexity and score; missing {missing}")
     if frame.empty:
-        raise ValueError("results hold no rows")
+        raise InputError("results hold no rows")
     for column in ("complexity", "score"):
         if not pd.api.types.is_numeric_dtype(frame[column]) or not np.isfinite(frame[column].to_numpy(float)).all():
-            raise ValueError(f"results column {column!r} must hold finite numbers")
+            raise InputError(f"results column {column!r} must hold finite numbers")
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
     stats = frame.groupby(["method", "complexity"], sort=False)["score"].agg(["mean", "std"]).fillna(0.0)
@@ -94,7 +95,7 @@ def plot_validation_curve(search, ax=None):
 
     results = getattr(search, "cv_results_", None)
     if results is None:
-        raise ValueError("search must be a fitted two-class RuleClassifierCV (with cv_results_); with more than "
+        raise InputError("search must be a fitted two-class RuleClassifierCV (with cv_results_); with more than "
                          "two classes, plot one of its estimators_")
     complexity, lam = results["param_max_complexity"], results["param_lam"]
     mean, std = results["mean_test_score"], results["std_test_score"]
@@ -137,12 +138,12 @@ def plot_qubo(qubo, ax=None, max_variables=2000):
     from matplotlib.colors import SymLogNorm
 
     if not hasattr(qubo, "bqm") or not hasattr(qubo, "labels"):
-        raise TypeError(f"qubo must be a QuboProblem (with .bqm and .labels), got {type(qubo).__name__}")
+        raise InputTypeError(f"qubo must be a QuboProblem (with .bqm and .labels), got {type(qubo).__name__}")
     n = len(qubo.labels)
     if n == 0:
-        raise ValueError("the QUBO has no variables")
+        raise InputError("the QUBO has no variables")
     if max_variables is not None and n > max_variables:
-        raise ValueError(f"the QUBO has {n} variables, more than max_variables={max_variables}; pass a larger "
+        raise InputError(f"the QUBO has {n} variables, more than max_variables={max_variables}; pass a larger "
                          f"max_variables (or None) to draw it anyway")
     blocks = _blocks(qubo)
     _, first, codes = np.unique(blocks, return_index=True, return_inverse=True)
@@ -190,12 +191,12 @@ def plot_coefficients(qubo, ax=None):
     import matplotlib.pyplot as plt
 
     if not hasattr(qubo, "bqm") or not hasattr(qubo, "labels"):
-        raise TypeError(f"qubo must be a QuboProblem (with .bqm and .labels), got {type(qubo).__name__}")
+        raise InputTypeError(f"qubo must be a QuboProblem (with .bqm and .labels), got {type(qubo).__name__}")
     linear, (_, _, quadratic), _ = qubo.bqm.binary.to_numpy_vectors(qubo.labels)
     linear, quadratic = np.abs(linear[linear != 0]), np.abs(quadratic[quadratic != 0])
     both = np.concatenate([linear, quadratic])
     if not both.size:
-        raise ValueError("the QUBO has no nonzero bias")
+        raise InputError("the QUBO has no nonzero bias")
     low, high = both.min(), both.max()
     bins = np.geomspace(low, high, 40) if high > low else np.array([low / 2, low * 2])
     if ax is None:
@@ -214,5 +215,5 @@ def plot_explanation(explanation, ax=None):
     """The explained rule's tree, coloured by each node's truth on the sample, with the reason and
     the nodes it decides outlined (`Explanation.plot`); returns the matplotlib Axes."""
     if not isinstance(explanation, Explanation):
-        raise TypeError(f"explanation must be an Explanation (from explain), got {type(explanation).__name__}")
+        raise InputTypeError(f"explanation must be an Explanation (from explain), got {type(explanation).__name__}")
     return explanation.plot(ax=ax)

@@ -118,7 +118,7 @@ def test_a_qubo_too_dense_to_embed_is_an_error_result():
     result = get_backend("dwave-qpu", sampler=qpu, **compile_options,
                          embedding_parameters={"timeout": 1}).solve(problem)
     assert result.status == "error" and result.rule is None
-    assert result.message.startswith("backend 'dwave-qpu': sampling failed (ValueError: minorminer found no "
+    assert result.message.startswith("backend 'dwave-qpu': sampling failed (InputError: minorminer found no "
                                      "embedding") and "search limited to 1 s" in result.message
     assert "too large or too dense for this QPU; shrink the problem" in result.message
     assert isinstance(result.error, ValueError)

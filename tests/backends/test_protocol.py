@@ -68,7 +68,7 @@ def test_a_crash_or_an_undecodable_solution_is_an_error_result(or_problem):
     assert (result.status, result.message) == ("error", "backend 'greedy': no incumbent (the greedy rule)")
     point = np.zeros(3)  # not over the form's columns
     result = Greedy(point).solve(or_problem)
-    assert result.status == "error" and result.message.startswith("backend 'greedy': ValueError: x has shape (3,)")
+    assert result.status == "error" and result.message.startswith("backend 'greedy': InputError: x has shape (3,)")
     assert isinstance(result.error, ValueError) and result.raw is point
     with pytest.raises(TypeError, match="DepthOneProblem"):  # a problem it cannot take: raised before any work
         Greedy(point).solve(or_problem.to_qubo())

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from ..exceptions import InputError
 from ..formulations.problem import check_problem
 from ..formulations.qubo_problem import STAGES, Decoding, Stage
 from ..formulations.rule_problem import check_rule_problem
@@ -321,7 +322,7 @@ def cause(exc: BaseException) -> str:
 def unknown_options(backend: str, given, known) -> ValueError:
     """The error for option names a backend does not take, listing those it takes."""
     unknown = sorted(set(given) - set(known))
-    return ValueError(f"unknown option(s) {unknown} for backend {backend!r}; options: {', '.join(known) or 'none'}")
+    return InputError(f"unknown option(s) {unknown} for backend {backend!r}; options: {', '.join(known) or 'none'}")
 
 
 def unseeded(backend: Backend) -> bool:

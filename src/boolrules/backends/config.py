@@ -54,6 +54,7 @@ from typing import NamedTuple
 import dimod
 from sklearn.utils import _param_validation
 
+from ..exceptions import ConfigError, InputTypeError, MissingFileError
 from ..formulations.qubo_problem import check_compile_option
 from ..validation import check_integer
 from .base import CAPABILITIES, Backend
@@ -97,7 +98,7 @@ def load_backend(path) -> Backend:
         _check_init(cls, config.init)
         return SamplerBackend(partial(cls, **config.init), name=cls.__name__, **config.options)
     except (ValueError, TypeError) as err:
-        raise ValueError(f"{config.path}: [backend] {config.label}: {err}") from err
+        raise ConfigError(f"{config.path}: [backend] {config.label}: {err}") from err
 
 
 def _check(config: _Config) -> None:
@@ -111,7 +112,7 @@ def _check(config: _Config) -> None:
         sample_options = [k for k in config.options if k not in COMPILE_DEFAULTS]  # names are the sampler's to check
         check_sampler_options(config.sampler, config.options, sample_options)
     except (ValueError, TypeError) as err:
-        raise ValueError(f"{config.path}: [backend] {config.label}: {err}") from err
+        raise ConfigError(f"{config.path}: [backend] {config.label}: {err}") from err
 
 
 def _check_init(cls: type, init: dict) -> None:
@@ -119,32 +120,32 @@ def _check_init(cls: type, init: dict) -> None:
     try:
         inspect.signature(cls).bind(**init)
     except TypeError as err:
-        raise ValueError(f"[sampler] does not fit {cls.__name__}{inspect.signature(cls)}: {err}") from err
+        raise ConfigError(f"[sampler] does not fit {cls.__name__}{inspect.signature(cls)}: {err}") from err
 
 
 def _parse(path) -> _Config:
     """A TOML file's backend, its tables, names and keys checked (values are the backend's to check)."""
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or os.PathLike naming a .toml file, got {type(path).__name__}")
+        raise InputTypeError(f"path must be a str or os.PathLike naming a .toml file, got {type(path).__name__}")
     path = Path(path)
     config = _read(path)
     unknown = sorted(set(config) - set(TABLES))
     if unknown:
-        raise ValueError(f"{path}: unknown table(s) {unknown}; a backend file has [backend], and optionally "
+        raise ConfigError(f"{path}: unknown table(s) {unknown}; a backend file has [backend], and optionally "
                          f"[qubo], [sampler] and [problem]")
     needs = (f"name = one of {', '.join(backend_names())}, or sampler = 'package.module:ClassName' "
              f"(a dimod Sampler class)")
     if not isinstance(config.get("backend"), dict):
-        raise ValueError(f"{path}: no [backend] table; it needs {needs}")
+        raise ConfigError(f"{path}: no [backend] table; it needs {needs}")
     options = dict(config["backend"])
     name, sampler = options.pop("name", None), options.pop("sampler", None)
     if name is not None and sampler is not None:
-        raise ValueError(f"{path}: [backend] has both name and sampler; give one")
+        raise ConfigError(f"{path}: [backend] has both name and sampler; give one")
     if sampler is None and name not in backend_names():
-        raise ValueError(f"{path}: [backend] name = {name!r} is not a backend; it needs {needs}")
+        raise ConfigError(f"{path}: [backend] name = {name!r} is not a backend; it needs {needs}")
     init = config.get("sampler", {})
     if "sampler" in config and (sampler is None or not isinstance(init, dict)):
-        raise ValueError(f"{path}: [sampler] holds the constructor's keyword arguments of the class that "
+        raise ConfigError(f"{path}: [sampler] holds the constructor's keyword arguments of the class that "
                          f"[backend] sampler = 'package.module:ClassName' names")
     if "qubo" in config:
         options.update(_qubo_options(path, name, config["qubo"], options))
@@ -163,45 +164,45 @@ def problem_caps(spec) -> dict:
 
 def _problem_caps(path: Path, caps) -> dict:
     if not isinstance(caps, dict):
-        raise ValueError(f"{path}: problem must be a table ([problem]) with keys {', '.join(PROBLEM_KEYS)}")
+        raise ConfigError(f"{path}: problem must be a table ([problem]) with keys {', '.join(PROBLEM_KEYS)}")
     unknown = sorted(set(caps) - set(PROBLEM_KEYS))
     if unknown:
-        raise ValueError(f"{path}: unknown key(s) {unknown} in [problem]; keys: {', '.join(PROBLEM_KEYS)}")
+        raise ConfigError(f"{path}: unknown key(s) {unknown} in [problem]; keys: {', '.join(PROBLEM_KEYS)}")
     try:
         return {key: check_integer(value, key, 1) for key, value in caps.items()}
     except (ValueError, TypeError) as err:
-        raise ValueError(f"{path}: [problem] {err}") from err
+        raise ConfigError(f"{path}: [problem] {err}") from err
 
 
 def _qubo_options(path: Path, name: str | None, qubo, options: dict) -> dict:
     """The [qubo] table's keys and values checked, for a backend that compiles a QUBO."""
     if name is not None and not isinstance(registered(name)[0], Preset):
-        raise ValueError(f"{path}: [qubo] applies to QUBO backends, and {name!r} compiles no QUBO")
+        raise ConfigError(f"{path}: [qubo] applies to QUBO backends, and {name!r} compiles no QUBO")
     if not isinstance(qubo, dict):
-        raise ValueError(f"{path}: qubo must be a table ([qubo]) with keys {', '.join(QUBO_KEYS)}")
+        raise ConfigError(f"{path}: qubo must be a table ([qubo]) with keys {', '.join(QUBO_KEYS)}")
     unknown = sorted(set(qubo) - set(QUBO_KEYS))
     if unknown:
-        raise ValueError(f"{path}: unknown key(s) {unknown} in [qubo]; keys: {', '.join(QUBO_KEYS)}")
+        raise ConfigError(f"{path}: unknown key(s) {unknown} in [qubo]; keys: {', '.join(QUBO_KEYS)}")
     twice = sorted(set(qubo) & set(options))
     if twice:
-        raise ValueError(f"{path}: {twice} set in both [backend] and [qubo]; set each once")
+        raise ConfigError(f"{path}: {twice} set in both [backend] and [qubo]; set each once")
     for key, value in qubo.items():
         try:
             check_compile_option(key, value)
         except (ValueError, TypeError) as err:
             table = "[qubo.penalty]" if isinstance(value, dict) else f"[qubo] {key} = {value!r}:"
-            raise ValueError(f"{path}: {table} {err}") from err
+            raise ConfigError(f"{path}: {table} {err}") from err
     return qubo
 
 
 def _read(path: Path) -> dict:
     if not path.is_file():
-        raise FileNotFoundError(f"backend config {path} " + ("is a folder" if path.is_dir() else "does not exist"))
+        raise MissingFileError(f"backend config {path} " + ("is a folder" if path.is_dir() else "does not exist"))
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:  # TOML is UTF-8
-        raise ValueError(f"{path}: invalid TOML: {err}") from err
+        raise ConfigError(f"{path}: invalid TOML: {err}") from err
 
 
 def _is_config(spec) -> bool:
@@ -249,7 +250,7 @@ def check_call_options(spec, options: dict, name: str = "backend") -> None:
         backend = backend_from_spec(spec, name)
         missing = [option for option in options if option in CAPABILITIES and option not in backend.capabilities]
         if missing:
-            raise ValueError(f"{name}: backend {backend.name!r} takes no {', '.join(missing)} (its capabilities: "
+            raise ConfigError(f"{name}: backend {backend.name!r} takes no {', '.join(missing)} (its capabilities: "
                              f"{', '.join(sorted(backend.capabilities)) or 'none'})")
         backend.check_options({k: v for k, v in options.items() if k not in CAPABILITIES})
 
@@ -267,7 +268,7 @@ def backend_from_spec(spec, name: str = "backend") -> Backend:
             return load_backend(spec)
         except (OSError, ValueError, TypeError) as err:  # a missing or malformed config file
             raise type(err)(f"{name}: {err}") from err
-    raise ValueError(f"{name} must be a name ({', '.join(backend_names())}), a Backend, a dimod Sampler or a path "
+    raise ConfigError(f"{name} must be a name ({', '.join(backend_names())}), a Backend, a dimod Sampler or a path "
                      f"to a .toml file, got {spec!r}")
 
 

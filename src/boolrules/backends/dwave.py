@@ -24,6 +24,7 @@ from dwave.system import (
 )
 from dwave.system.testing import MockDWaveSampler
 
+from ..exceptions import InputError, InputTypeError, SolverError
 from ..formulations.cqm import CQM_CHAIN
 from ..formulations.qubo_problem import Decoding
 from ..formulations.repair import repair
@@ -38,7 +39,7 @@ __all__ = ["DWAVE_QPU", "LEAP_HYBRID", "LeapCqmBackend", "MissingCredentialsErro
 SHRINK_QPU = f"shrink the problem ({SHRINK}, eta=False) or use the leap-hybrid backend"
 
 
-class MissingCredentialsError(RuntimeError):
+class MissingCredentialsError(SolverError):
     """No D-Wave API token is configured, so no cloud solver can be reached."""
 
 
@@ -72,7 +73,7 @@ def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
     embedding = minorminer.find_embedding(source, target, **params)
     if source and not embedding:
         variables = len({v for edge in source for v in edge})
-        raise ValueError(
+        raise InputError(
             f"minorminer found no embedding of the QUBO's {variables} variables into the QPU {qpu} ({qubits} qubits; "
             f"search limited to {params.get('timeout')} s): the QUBO is too large or too dense for this QPU; {SHRINK_QPU}"
         )
@@ -92,9 +93,9 @@ def _qpu(solver=None, sampler=None):
     """The embedded `sampler`, or (a token being configured) a function building the cloud QPU
     `solver` (a name or feature filter; default: Ocean's configured QPU) behind minor embedding."""
     if not (solver is None or isinstance(solver, (str, dict))):
-        raise TypeError(f"solver must be a solver name or a dict of solver features, got {solver!r}")
+        raise InputTypeError(f"solver must be a solver name or a dict of solver features, got {solver!r}")
     if solver is not None and sampler is not None:
-        raise ValueError("give solver or sampler, not both: solver selects the cloud QPU that sampler replaces")
+        raise InputError("give solver or sampler, not both: solver selects the cloud QPU that sampler replaces")
     if sampler is not None:
         return _embedded(sampler)
     return _cloud(lambda: _embedded(DWaveSampler(solver=solver)))
@@ -147,11 +148,11 @@ class QpuPreset(Preset):
     def mock(self, topology, options: dict) -> Preset:
         """This preset on the mock QPU of `topology`, whose options are `options`."""
         if topology not in QPU_TOPOLOGIES:
-            raise ValueError(f"mock must be one of {', '.join(QPU_TOPOLOGIES)} (the mock QPU's topology), "
+            raise InputError(f"mock must be one of {', '.join(QPU_TOPOLOGIES)} (the mock QPU's topology), "
                              f"got {topology!r}")
         given = sorted(set(options) & {"solver", "sampler"})
         if given:
-            raise ValueError(f"give mock or {given[0]}, not both: mock puts a local QPU in place of the cloud one")
+            raise InputError(f"give mock or {given[0]}, not both: mock puts a local QPU in place of the cloud one")
         return Preset(partial(_mock_qpu, topology), {**self.defaults, "seed": None}, self.checks, self.guard,
                       (*self.parameters, "seed"), self.batches)
 
@@ -161,7 +162,7 @@ def _fits_the_qpu(name, qubo, sampler, options) -> None:
     qpu = sampler.child
     qubits = len(qpu.properties["qubits"])
     if qubo.num_variables > qubits:
-        raise ValueError(f"the QUBO has {qubo.num_variables} variables but the QPU {_qpu_name(qpu)} has only {qubits} "
+        raise InputError(f"the QUBO has {qubo.num_variables} variables but the QPU {_qpu_name(qpu)} has only {qubits} "
                          f"qubits; {SHRINK_QPU}")
 
 
@@ -178,7 +179,7 @@ def _at_least_the_minimum_time(name, model, sampler, time_limit) -> None:
         return
     minimum = sampler.min_time_limit(model)
     if time_limit < minimum:
-        raise ValueError(f"time_limit={time_limit} s is below {name}'s minimum of {minimum} s for this problem "
+        raise InputError(f"time_limit={time_limit} s is below {name}'s minimum of {minimum} s for this problem "
                          f"({len(model.variables)} variables); give time_limit >= {minimum}")
 
 
@@ -245,7 +246,7 @@ class LeapCqmBackend(HoldsSampler):
         """The lowest-energy feasible sample decoded as it stands (stage raw) or, with none
         feasible, the lowest-energy sample's literals repaired into a valid rule (stage repaired)."""
         if len(sampleset) == 0:
-            raise ValueError("the solver returned none")
+            raise InputError("the solver returned none")
         # every sample is over the same variables: the first shows whether they are the CQM's
         self.chain.invert(sampleset.first.sample, inverses)
         feasible = _feasible(sampleset)
@@ -273,7 +274,7 @@ def _leap_cqm_client() -> LeapHybridCQMSampler:
 def check_cqm_options(name: str, options: dict) -> dict:
     """leap-cqm's options checked: `time_limit`, seconds >= 0 (None: the solver's minimum)."""
     if "sampler" in options:
-        raise ValueError(f"sampler cannot be changed per call; build the backend with "
+        raise InputError(f"sampler cannot be changed per call; build the backend with "
                          f"get_backend({name!r}, sampler=...)")
     if set(options) - {"time_limit"}:
         raise unknown_options(name, options, ("time_limit",))

@@ -10,6 +10,7 @@ import time
 import dimod
 import numpy as np
 
+from ..exceptions import InputError
 from ..validation import check_integer, check_number
 
 __all__ = ["COMPARED_MODES", "EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES",
@@ -123,7 +124,7 @@ def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int =
     couplers (each needs its own), cannot embed: that is said without a search, which for large
     dense graphs can run far past its timeout."""
     if topology not in QPU_TOPOLOGIES:
-        raise ValueError(f"topology must be one of {', '.join(QPU_TOPOLOGIES)}, got {topology!r}")
+        raise InputError(f"topology must be one of {', '.join(QPU_TOPOLOGIES)}, got {topology!r}")
     seed = check_integer(seed, "seed", 0)
     timeout = check_number(timeout, "timeout", 0)
     qubits, couplers = qpu_graph(topology)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 
+from ..exceptions import InputError
 from ..formulations.standard_form import ILP_CHAIN
 from ..validation import check_bool, check_integer, check_number
 from . import highs, pyomo_solvers
@@ -60,7 +61,7 @@ class IlpBackend(Backend):
 
     def __init__(self, solver="highs", **options):
         if not isinstance(solver, str) or solver not in ILP_SOLVERS:
-            raise ValueError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
+            raise InputError(f"unknown ILP solver {solver!r}; known: {', '.join(ILP_SOLVERS)}")
         self.name = solver
         self._options = {"time_limit": None, "mip_gap": None, "threads": None, "warm_start": True}
         self._options.update(self.check_options(options))
@@ -72,7 +73,7 @@ class IlpBackend(Backend):
         """The standard form (`ILP_CHAIN`) with the model and the warm start a solver may take;
         ValueError naming the installed solvers when this one is not."""
         if self.name != "highs" and pyomo_solvers.interface(self.name) is None:
-            raise ValueError(f"ILP solver {self.name!r} is not installed; installed: "
+            raise InputError(f"ILP solver {self.name!r} is not installed; installed: "
                              f"{', '.join(available_ilp_solvers()) or 'none'}")
         form, inverses = self.chain.apply(problem)
         return IlpForm(form, problem.model, problem.greedy_point if options["warm_start"] else None), inverses

@@ -16,6 +16,7 @@ from qiskit_optimization.algorithms import MinimumEigenOptimizer
 from qiskit_optimization.minimum_eigensolvers import QAOA
 from qiskit_optimization.optimizers import COBYLA, NELDER_MEAD
 
+from ..exceptions import InputError
 from ..formats.qiskit import quadratic_program
 from ..validation import check_integer
 from .hardware import QAOA_MAX_QUBITS, QAOA_QUBITS_CAP, SHRINK
@@ -80,13 +81,13 @@ class QAOASampler(dimod.Sampler):
 
 def _check_optimizer(optimizer) -> str:
     if optimizer not in OPTIMIZERS:
-        raise ValueError(f"unknown optimizer {optimizer!r}; choose one of {', '.join(OPTIMIZERS)}")
+        raise InputError(f"unknown optimizer {optimizer!r}; choose one of {', '.join(OPTIMIZERS)}")
     return optimizer
 
 
 def _at_most_max_qubits(name, qubo, sampler, options) -> None:
     if qubo.num_variables > options["max_qubits"]:
-        raise ValueError(
+        raise InputError(
             f"the QUBO needs {qubo.num_variables} qubits, more than max_qubits={options['max_qubits']}; shrink it "
             f"({SHRINK}, or the form without η, eta=False) or raise max_qubits"
         )

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import dimod
 
+from ..exceptions import InputError
 from .base import Backend
 from .sampler import SamplerBackend
 
@@ -41,7 +42,7 @@ def backend_names() -> list[str]:
 def registered(name: str) -> tuple[Callable[..., Backend], Callable[[str, dict], None]]:
     """(make, check) of backend `name`, its module imported on first use."""
     if not isinstance(name, str) or name not in backend_names():
-        raise ValueError(f"unknown backend {name!r}; available: {', '.join(backend_names())}")
+        raise InputError(f"unknown backend {name!r}; available: {', '.join(backend_names())}")
     if name not in BACKENDS:
         importlib.import_module(f"{__package__}.{BACKEND_MODULES[name]}")
     return BACKENDS[name]
@@ -53,7 +54,7 @@ def get_backend(name, **options) -> Backend:
     eta, penalty, slack)."""
     if isinstance(name, Backend):
         if options:
-            raise ValueError("options cannot be given with a backend instance; use backend.with_options(...)")
+            raise InputError("options cannot be given with a backend instance; use backend.with_options(...)")
         return name
     if isinstance(name, dimod.Sampler):
         return SamplerBackend(name, **options)

@@ -28,6 +28,7 @@ from types import MappingProxyType
 
 import dimod
 
+from ..exceptions import InputError, InputTypeError
 from ..formulations.qubo_problem import Decoding, QuboProblem, check_compile_option
 from ..seeding import MAX_SEED, draw_seed
 from ..validation import check_bool, check_integer, check_number
@@ -74,10 +75,10 @@ def _nonnegative(name: str):
 def _beta_range(beta_range) -> tuple[float, float]:
     """(hot, cold) inverse temperatures, both > 0 and hot <= cold."""
     if not isinstance(beta_range, (tuple, list)) or len(beta_range) != 2:
-        raise ValueError(f"beta_range must be a pair (hot, cold) of inverse temperatures, got {beta_range!r}")
+        raise InputError(f"beta_range must be a pair (hot, cold) of inverse temperatures, got {beta_range!r}")
     hot, cold = (check_number(beta, "beta_range", 0) for beta in beta_range)
     if not 0 < hot <= cold:
-        raise ValueError(f"beta_range must satisfy 0 < hot <= cold, got {beta_range!r}")
+        raise InputError(f"beta_range must satisfy 0 < hot <= cold, got {beta_range!r}")
     return hot, cold
 
 
@@ -89,7 +90,7 @@ def _optional_seconds(value) -> float | None:
 def _table(name: str):
     def check(value) -> dict:
         if not isinstance(value, Mapping):
-            raise TypeError(f"{name} must be a dict (a table in TOML), got {value!r}")
+            raise InputTypeError(f"{name} must be a dict (a table in TOML), got {value!r}")
         return dict(value)
     return check
 
@@ -120,7 +121,7 @@ def check_sampler_options(backend: str, options: dict, parameters, checks: Mappi
     and the sampler's `parameters` (names, and values by `PARAMETER_CHECKS`)."""
     per_call = sorted(set(options) & set(fixed))
     if per_call:
-        raise ValueError(f"{', '.join(per_call)} cannot be changed per call; build the backend with "
+        raise InputError(f"{', '.join(per_call)} cannot be changed per call; build the backend with "
                          f"get_backend({backend!r}, {per_call[0]}=...)")
     known = list(dict.fromkeys([*parameters, *checks, *COMPILE_DEFAULTS, *DECODE_DEFAULTS]))
     if set(options) - set(known):
@@ -258,7 +259,7 @@ class SamplerBackend(HoldsSampler):
         elif callable(sampler):
             self._sampler = HeldSampler(build=sampler)
         else:
-            raise TypeError(f"sampler must be a dimod Sampler or a function that builds one, got {sampler!r:.80}")
+            raise InputTypeError(f"sampler must be a dimod Sampler or a function that builds one, got {sampler!r:.80}")
         self.preset = preset
         self.name = name or type(self.sampler).__name__
         self._parameters = tuple(preset.parameters if preset.parameters is not None else self.sampler.parameters)
@@ -411,16 +412,16 @@ def sampler_class(spec) -> type:
     """The dimod Sampler class that `spec`, "package.module:ClassName", names; ValueError saying
     what is wrong with it otherwise."""
     if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
-        raise ValueError(f"sampler must name a class as 'package.module:ClassName', got {spec!r}")
+        raise InputError(f"sampler must name a class as 'package.module:ClassName', got {spec!r}")
     module_name, class_name = spec.split(":")
     try:
         module = importlib.import_module(module_name)
     except ImportError as err:
-        raise ValueError(f"sampler {spec!r}: cannot import {module_name!r} ({err})") from err
+        raise InputError(f"sampler {spec!r}: cannot import {module_name!r} ({err})") from err
     cls = getattr(module, class_name, None)
     if cls is None:
-        raise ValueError(f"sampler {spec!r}: module {module_name!r} has no {class_name!r}")
+        raise InputError(f"sampler {spec!r}: module {module_name!r} has no {class_name!r}")
     if not (isinstance(cls, type) and issubclass(cls, dimod.Sampler)):
-        raise ValueError(f"sampler {spec!r} is not a dimod Sampler class (a subclass of dimod.Sampler), "
+        raise InputError(f"sampler {spec!r} is not a dimod Sampler class (a subclass of dimod.Sampler), "
                          f"got {cls!r:.80}")
     return cls

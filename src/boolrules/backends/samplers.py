@@ -10,6 +10,7 @@ from __future__ import annotations
 import dimod
 from dwave.samplers import SimulatedAnnealingSampler, SteepestDescentSolver, TabuSampler
 
+from ..exceptions import InputError
 from ..validation import check_integer
 from .hardware import EXACT_MAX_VARIABLES, EXACT_VARIABLES_CAP, SHRINK
 from .registry import register_backend
@@ -26,7 +27,7 @@ def _exhaustive() -> dimod.Sampler:
 
 def _at_most_max_variables(name, qubo, sampler, options) -> None:
     if qubo.num_variables > options["max_variables"]:
-        raise ValueError(
+        raise InputError(
             f"the QUBO has {qubo.num_variables} variables, more than the {name} backend's max_variables="
             f"{options['max_variables']} (it enumerates all 2^{qubo.num_variables} states); shrink the problem "
             f"({SHRINK}) or use another backend (sa, tabu, highs)"

@@ -16,6 +16,7 @@ from collections import Counter
 
 import numpy as np
 
+from ..exceptions import InputError, InputTypeError
 from ..validation import check_binary_matrix
 from .depth import SHALLOW_DEPTH
 from .semantics import operator_output
@@ -58,7 +59,7 @@ class BitMatrix:
         """Row of `literal_words` that holds this literal (a feature beyond the data is an error,
         not silently the negation of another feature)."""
         if literal.index >= self.m:
-            raise ValueError(f"the rule references feature {literal.index} but the data has only {self.m} columns")
+            raise InputError(f"the rule references feature {literal.index} but the data has only {self.m} columns")
         return literal.index + self.m * literal.negated
 
     def evaluate(self, rule, memo: dict | None = None) -> np.ndarray:
@@ -75,7 +76,7 @@ class BitMatrix:
         elif kind == "constant":
             words = self.ones if rule.value else self.zeros
         else:
-            raise TypeError(f"cannot evaluate {type(rule).__name__}")
+            raise InputTypeError(f"cannot evaluate {type(rule).__name__}")
         if memo is not None:
             memo[rule] = words
         return words
@@ -180,7 +181,7 @@ def evaluate(rule, X) -> np.ndarray:
     X = check_binary_matrix(X)
     needed = rule.max_feature_index() + 1
     if needed > X.shape[1]:
-        raise ValueError(
+        raise InputError(
             f"the rule references feature {needed - 1} but X has only {X.shape[1]} columns"
         )
     bits = BitMatrix(X, checked=True)

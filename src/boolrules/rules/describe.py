@@ -5,6 +5,7 @@ class and the nodes' `describe` calls it."""
 
 from __future__ import annotations
 
+from ..exceptions import InputTypeError
 from .names import feature_name, literal_text
 
 __all__ = ["describe", "header", "node_text"]
@@ -30,7 +31,7 @@ def header(op, short: bool = False) -> str:
         if negated:
             return f"not exactly {k}{of}"
         return "exactly one of" if k == 1 else f"exactly {k}{of}"
-    raise TypeError(f"cannot describe {name}")
+    raise InputTypeError(f"cannot describe {name}")
 
 
 def node_text(node, feature_names=None, short: bool = False) -> str:
@@ -42,14 +43,14 @@ def node_text(node, feature_names=None, short: bool = False) -> str:
         return header(node, short)
     if kind == "constant":
         return "always true" if node.value else "always false"
-    raise TypeError(f"cannot describe {type(node).__name__}")
+    raise InputTypeError(f"cannot describe {type(node).__name__}")
 
 
 def describe(rule, feature_names=None) -> str:
     """Indented text: an operator's header ends in ":" and its sub-rules follow as "- " items, one
     level deeper."""
     if getattr(rule, "kind", None) not in _KINDS:
-        raise TypeError(f"describe expects a rule, got {type(rule).__name__}")
+        raise InputTypeError(f"describe expects a rule, got {type(rule).__name__}")
     if feature_names is not None and rule.max_feature_index() >= 0:
         feature_name(feature_names, rule.max_feature_index())  # raises for names that do not fit the rule
     lines = []

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..exceptions import InputError, InputTypeError
 from ..validation import check_binary_matrix
 from .bitset import BitMatrix
 from .describe import header
@@ -139,12 +140,12 @@ def _jsonable(value):
 def explain(rule: Rule, x, feature_names=None, label=None) -> Explanation:
     """Explain `rule`'s prediction on the 0/1 sample `x` (one row of binary features)."""
     if not isinstance(rule, Rule):
-        raise TypeError(f"explain expects a rule, got {type(rule).__name__}")
+        raise InputTypeError(f"explain expects a rule, got {type(rule).__name__}")
     x = check_binary_matrix(np.asarray(x).reshape(1, -1), "x")[0]
     if rule.max_feature_index() >= len(x):
-        raise ValueError(f"the rule references feature {rule.max_feature_index()} but x has only {len(x)} values")
+        raise InputError(f"the rule references feature {rule.max_feature_index()} but x has only {len(x)} values")
     if feature_names is not None and len(feature_names) < len(x):
-        raise ValueError(f"feature_names has {len(feature_names)} names but x has {len(x)} values")
+        raise InputError(f"feature_names has {len(feature_names)} names but x has {len(x)} values")
     features = sorted({lit.index for lit in rule.literals()})
     prediction = bool(rule.evaluate(x.reshape(1, -1))[0])
     known_all = {j: bool(x[j]) for j in features}

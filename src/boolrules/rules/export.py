@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from . import encode
+from ..exceptions import InputError, InputTypeError
 from .names import feature_names_of
 from .nodes import Rule, Trivial
 from .operators import And, AtLeast, AtMost, Choose, Operator, Or
@@ -29,7 +30,7 @@ SQL_MAX_DEPTH = 1000
 def export_rule(rule: Rule, format: str, feature_names=None, binarizer=None) -> str:
     """`rule` in `format` (one of `FORMATS`), naming features by `feature_names`."""
     if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+        raise InputError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
     if format in ("text", "json"):
         return (to_text if format == "text" else to_json)(rule, feature_names)
     return (to_python if format == "python" else to_sql)(rule, feature_names, binarizer)
@@ -56,7 +57,7 @@ def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule"
     """Source of a standalone function `name(row) -> bool`; `row` maps names to values (a dict, a
     pandas row): the features' names to 0/1, or with `binarizer` its input columns to raw values."""
     if not name.isidentifier():
-        raise ValueError(f"name must be a Python identifier, got {name!r}")
+        raise InputError(f"name must be a Python identifier, got {name!r}")
     _check(rule, feature_names, binarizer)
     _check_depth(rule, PYTHON_MAX_DEPTH, "Python source", "Python's parser refuses more than 200 nested parentheses")
     conditions = None if binarizer is None else _conditions(binarizer)
@@ -84,7 +85,7 @@ def to_python(rule: Rule, feature_names=None, binarizer=None, name: str = "rule"
     try:
         compile(source, "<rule>", "exec")
     except (SyntaxError, RecursionError, MemoryError) as err:
-        raise ValueError(f"the rule, nested {rule.depth} operators deep, cannot be written as Python source: "
+        raise InputError(f"the rule, nested {rule.depth} operators deep, cannot be written as Python source: "
                          f"Python refuses it ({err})") from None
     return source
 
@@ -101,17 +102,17 @@ def to_sql(rule: Rule, feature_names=None, binarizer=None) -> str:
 
 def _check(rule, feature_names, binarizer=None):
     if not isinstance(rule, Rule):
-        raise TypeError(f"rule must be a Rule, got {type(rule).__name__}")
+        raise InputTypeError(f"rule must be a Rule, got {type(rule).__name__}")
     if binarizer is not None and not hasattr(binarizer, "encodings_"):
-        raise TypeError("binarizer must be a fitted QuantileBinarizer")
+        raise InputTypeError("binarizer must be a fitted QuantileBinarizer")
     names = _names(feature_names, binarizer)
     if names is not None and rule.max_feature_index() >= len(names):
-        raise ValueError(f"feature_names has {len(names)} names but the rule uses feature {rule.max_feature_index()}")
+        raise InputError(f"feature_names has {len(names)} names but the rule uses feature {rule.max_feature_index()}")
 
 
 def _check_depth(rule: Rule, limit: int, form: str, why: str) -> None:
     if rule.depth > limit:
-        raise ValueError(f"the rule is nested {rule.depth} operators deep; as {form} it may be at most {limit} "
+        raise InputError(f"the rule is nested {rule.depth} operators deep; as {form} it may be at most {limit} "
                          f"deep ({why}); export it as text or JSON, which take any depth")
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..exceptions import InputError, InputTypeError
+
 __all__ = ["negate_name", "has_comparison", "quote_name", "FeatureNames", "feature_names_of", "feature_name",
            "literal_text"]
 
@@ -92,7 +94,7 @@ def feature_names_of(names) -> FeatureNames | None:
     if names is None or isinstance(names, FeatureNames):
         return names
     if isinstance(names, (str, bytes)) or not hasattr(names, "__len__"):
-        raise TypeError(f"feature_names must be a sequence of names, got {type(names).__name__}")
+        raise InputTypeError(f"feature_names must be a sequence of names, got {type(names).__name__}")
     return FeatureNames(names)
 
 
@@ -100,13 +102,13 @@ def feature_name(feature_names, index: int) -> str:
     """`feature_names[index]` as text; names that are no sequence, or too few, raise an error naming
     `feature_names` (not a bare IndexError)."""
     if isinstance(feature_names, (str, bytes)) or not hasattr(feature_names, "__len__"):
-        raise TypeError(f"feature_names must be a sequence of names, got {type(feature_names).__name__}")
+        raise InputTypeError(f"feature_names must be a sequence of names, got {type(feature_names).__name__}")
     if index >= len(feature_names):
-        raise ValueError(f"feature_names has {len(feature_names)} names but the rule references feature {index}")
+        raise InputError(f"feature_names has {len(feature_names)} names but the rule references feature {index}")
     try:
         return str(feature_names[index])
     except (KeyError, IndexError) as err:
-        raise ValueError(f"feature_names holds no name for feature {index} ({err!r})") from None
+        raise InputError(f"feature_names holds no name for feature {index} ({err!r})") from None
 
 
 def literal_text(literal, feature_names=None) -> str:

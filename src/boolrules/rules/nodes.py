@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exceptions import InputError
 from ..validation import check_bool, check_integer
 from .bitset import evaluate
 from .depth import MAX_WALK_DEPTH, SHALLOW_DEPTH
@@ -112,7 +113,7 @@ class Rule:
 def _deep_walk(rule: Rule) -> list:
     """`Rule.walk` of a rule deeper than `SHALLOW_DEPTH`: nodes on a stack, not by recursion."""
     if rule.depth > MAX_WALK_DEPTH:
-        raise ValueError(f"the rule is nested {rule.depth} operators deep; listing its nodes with their paths "
+        raise InputError(f"the rule is nested {rule.depth} operators deep; listing its nodes with their paths "
                          f"(walk, describe, explain, graphs) takes memory that grows as the depth squared, "
                          f"so it is refused beyond depth {MAX_WALK_DEPTH}")
     nodes, stack = [], [((), rule)]

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict, deque
 from functools import lru_cache
 
+from ..exceptions import InputError, InputTypeError
 from ..validation import check_bool, check_integer
 from .depth import SHALLOW_DEPTH
 from .encode import to_postfix, write_nested
@@ -58,14 +59,14 @@ class Operator(Rule):
         if len(subrules) == 1 and isinstance(subrules[0], (list, tuple)):
             subrules = tuple(subrules[0])
         if not subrules:
-            raise ValueError(f"{type(self).__name__} needs at least one sub-rule")
+            raise InputError(f"{type(self).__name__} needs at least one sub-rule")
         for sub in subrules:
             if not isinstance(sub, Rule):
-                raise TypeError(f"sub-rules of {type(self).__name__} must be rules, got {type(sub).__name__}")
+                raise InputTypeError(f"sub-rules of {type(self).__name__} must be rules, got {type(sub).__name__}")
         if self.parameterized:
             k = check_integer(k, "k")
             if not 0 <= k <= len(subrules):
-                raise ValueError(
+                raise InputError(
                     f"{type(self).__name__} parameter k={k} must be between 0 and the number "
                     f"of sub-rules ({len(subrules)})"
                 )
@@ -199,7 +200,7 @@ def resolve_operator(operator, name: str = "operator") -> type[Operator]:
     errors name the argument `name`."""
     cls = OPERATORS.get(operator) if isinstance(operator, str) else operator
     if cls not in OPERATORS.values():
-        raise ValueError(f"unknown operator {operator!r} in {name}; choose from {', '.join(OPERATORS)}")
+        raise InputError(f"unknown operator {operator!r} in {name}; choose from {', '.join(OPERATORS)}")
     return cls
 
 
@@ -211,9 +212,9 @@ def resolve_operators(operators, name: str = "operators") -> tuple[type[Operator
     try:
         operators = tuple(operators)
     except TypeError:
-        raise ValueError(f"{name} must be an operator name or class, or a list of them, got {operators!r}") from None
+        raise InputError(f"{name} must be an operator name or class, or a list of them, got {operators!r}") from None
     if not operators:
-        raise ValueError(f"{name} must name at least one operator")
+        raise InputError(f"{name} must name at least one operator")
     return tuple(dict.fromkeys(resolve_operator(op, name) for op in operators))
 
 
@@ -235,16 +236,16 @@ def from_postfix(tokens) -> Rule:
                 done.append(cls(k, *subrules, negated=negated) if cls.parameterized
                             else cls(*subrules, negated=negated))
     except (KeyError, IndexError, TypeError) as exc:
-        raise ValueError(f"malformed postfix rule: {exc!r}") from None
+        raise InputError(f"malformed postfix rule: {exc!r}") from None
     if len(done) != 1:
-        raise ValueError(f"malformed postfix rule: it holds {len(done)} rules, not one")
+        raise InputError(f"malformed postfix rule: it holds {len(done)} rules, not one")
     return done[0]
 
 
 def simplify(rule: Rule) -> Rule:
     """The canonical form of `rule`: equivalent on every input and of no greater complexity."""
     if not isinstance(rule, Rule):
-        raise TypeError(f"simplify expects a rule, got {type(rule).__name__}")
+        raise InputTypeError(f"simplify expects a rule, got {type(rule).__name__}")
     if not isinstance(rule, Operator):
         return rule
     if rule.depth > SHALLOW_DEPTH:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ..exceptions import InputError, InputTypeError
 from .names import feature_names_of
 from .nodes import Literal, One, Rule, Zero
 from .operators import OPERATORS
@@ -26,16 +27,16 @@ def parse(text: str, feature_names=None) -> Rule:
     With `feature_names`, features are read by name as `Rule.to_str(feature_names)` prints them
     (in backticks when they hold commas, parentheses, ...; negations as printed, or `~name`)."""
     if not isinstance(text, str):
-        raise TypeError(f"parse expects a string, got {type(text).__name__}")
+        raise InputTypeError(f"parse expects a string, got {type(text).__name__}")
     names = None if feature_names is None else feature_names_of(feature_names).literals()
     rule, pos = _parse_rule(text, names)
     if text[pos:].strip():
-        raise ValueError(f"unexpected text after the rule at position {pos}: {text[pos:pos + 20]!r}")
+        raise InputError(f"unexpected text after the rule at position {pos}: {text[pos:pos + 20]!r}")
     return rule
 
 
 def _error(text: str, pos: int, what: str) -> ValueError:
-    return ValueError(f"cannot parse rule at position {pos} ({text[pos:pos + 20]!r}): expected {what}")
+    return InputError(f"cannot parse rule at position {pos} ({text[pos:pos + 20]!r}): expected {what}")
 
 
 def _parse_rule(text: str, names) -> tuple[Rule, int]:
@@ -77,16 +78,16 @@ def _named_literal(text: str, pos: int, name: str, names) -> Literal:
     """The literal whose text is `name` (a feature's name or its negation as printed)."""
     if name not in names:
         close = [known for known in names if known.lower().startswith(name[:3].lower())][:5]
-        raise ValueError(f"unknown feature name {name!r} at position {pos}"
+        raise InputError(f"unknown feature name {name!r} at position {pos}"
                          + (f"; similar names: {', '.join(map(repr, close))}" if close else ""))
     if names[name] is None:
-        raise ValueError(f"feature name {name!r} at position {pos} is ambiguous: two features print as it")
+        raise InputError(f"feature name {name!r} at position {pos} is ambiguous: two features print as it")
     return Literal(*names[name])
 
 
 def _number(text: str, digits: str, start: int, what: str) -> int:
     if len(digits) > _MAX_DIGITS:
-        raise ValueError(f"{what} at position {start} has more than {_MAX_DIGITS} digits: {digits[:20]}...")
+        raise InputError(f"{what} at position {start} has more than {_MAX_DIGITS} digits: {digits[:20]}...")
     return int(digits)
 
 
@@ -110,11 +111,11 @@ def _head(text: str, pos: int, match, names):
         raise _error(text, pos, "a rule")
     cls = OPERATORS.get(opname)
     if cls is None:
-        raise ValueError(f"unknown operator {opname!r} at position {pos}; known: {', '.join(OPERATORS)}")
+        raise InputError(f"unknown operator {opname!r} at position {pos}; known: {', '.join(OPERATORS)}")
     if cls.parameterized and not param:
-        raise ValueError(f"{opname} at position {pos} needs its parameter, e.g. {opname}2(...)")
+        raise InputError(f"{opname} at position {pos} needs its parameter, e.g. {opname}2(...)")
     if not cls.parameterized and param:
-        raise ValueError(f"{opname} at position {pos} takes no parameter")
+        raise InputError(f"{opname} at position {pos} takes no parameter")
     return cls, (_number(text, param, pos, f"the parameter of {opname}") if cls.parameterized else None)
 
 
@@ -125,4 +126,4 @@ def _operator(cls, k, subrules, match) -> Rule:
             return cls(k, *subrules)
         return cls(*subrules)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"invalid {match.group(3)} at position {match.start()}: {exc}") from None
+        raise InputError(f"invalid {match.group(3)} at position {match.start()}: {exc}") from None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..exceptions import InputError
+
 __all__ = ["operator_output"]
 
 
@@ -23,4 +25,4 @@ def operator_output(operator, counts, size, k=None) -> np.ndarray:
         return counts <= k
     if name == "Choose":
         return counts == k
-    raise ValueError(f"unknown operator {operator!r}")
+    raise InputError(f"unknown operator {operator!r}")

@@ -13,6 +13,7 @@ import re
 from json.decoder import scanstring
 from json.scanner import NUMBER_RE
 
+from ..exceptions import InputError, InputTypeError
 from ..validation import check_integer
 from .encode import to_dict, to_json, to_postfix
 from .nodes import Literal, One, Rule, Zero
@@ -36,10 +37,10 @@ def from_dict(data) -> Rule:
             open_ids.discard(id(item))
             continue
         if not isinstance(item, dict):
-            raise ValueError(f"a rule dictionary must be a dict, got {type(item).__name__}")
+            raise InputError(f"a rule dictionary must be a dict, got {type(item).__name__}")
         if "operator" in item and "literal" not in item and "constant" not in item:
             if id(item) in open_ids:
-                raise ValueError("a rule dictionary holds itself as a sub-rule (a cycle)")
+                raise InputError("a rule dictionary holds itself as a sub-rule (a cycle)")
             cls = _operator_class(item)
             open_ids.add(id(item))
             stack.append((item, cls))
@@ -57,11 +58,11 @@ def _leaf(data: dict) -> Rule:
         if "constant" in data:
             _expect_keys(data, {"constant"})
             if not isinstance(data["constant"], bool):
-                raise ValueError("'constant' must be true or false")
+                raise InputError("'constant' must be true or false")
             return One() if data["constant"] else Zero()
     except TypeError as exc:
-        raise ValueError(f"malformed rule dictionary: {exc}") from None
-    raise ValueError(
+        raise InputError(f"malformed rule dictionary: {exc}") from None
+    raise InputError(
         "a rule dictionary needs one of the keys 'literal', 'constant' or 'operator', "
         f"got {sorted(map(str, data))}"
     )
@@ -71,15 +72,15 @@ def _operator_class(data: dict) -> type[Operator]:
     _expect_keys(data, {"operator", "negated", "k", "subrules"})
     cls = OPERATORS.get(data["operator"]) if isinstance(data["operator"], str) else None
     if cls is None:
-        raise ValueError(f"unknown operator {data['operator']!r}; known: {', '.join(OPERATORS)}")
+        raise InputError(f"unknown operator {data['operator']!r}; known: {', '.join(OPERATORS)}")
     if not isinstance(data.get("subrules"), list):
-        raise ValueError("'subrules' must be a list")
+        raise InputError("'subrules' must be a list")
     if not data["subrules"]:
-        raise ValueError(f"{cls.__name__} needs at least one sub-rule")
+        raise InputError(f"{cls.__name__} needs at least one sub-rule")
     if cls.parameterized and "k" not in data:
-        raise ValueError(f"{cls.__name__} needs 'k'")
+        raise InputError(f"{cls.__name__} needs 'k'")
     if not cls.parameterized and "k" in data:
-        raise ValueError(f"{cls.__name__} takes no 'k'")
+        raise InputError(f"{cls.__name__} takes no 'k'")
     return cls
 
 
@@ -90,20 +91,20 @@ def _operator(cls: type[Operator], data: dict, subrules: list) -> Operator:
             return cls(data["k"], *subrules, negated=negated)
         return cls(*subrules, negated=negated)
     except TypeError as exc:
-        raise ValueError(f"malformed rule dictionary: {exc}") from None
+        raise InputError(f"malformed rule dictionary: {exc}") from None
 
 
 def from_json(text) -> Rule:
     """Rebuild a rule from JSON text of `to_dict` output (`to_json(rule)`, or `json.dumps` of
     `to_dict`) at any depth; text that is no JSON or not a rule dictionary raises ValueError."""
     if not isinstance(text, (str, bytes, bytearray)):
-        raise TypeError(f"from_json expects JSON text (str or bytes), got {type(text).__name__}")
+        raise InputTypeError(f"from_json expects JSON text (str or bytes), got {type(text).__name__}")
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except RecursionError:  # deeper than the json module recurses: read with an explicit stack
         data = _deep_loads(text)
     except ValueError as err:  # JSONDecodeError, bad UTF-8, an integer of thousands of digits
-        raise ValueError(f"rule JSON is not valid JSON: {err}") from None
+        raise InputError(f"rule JSON is not valid JSON: {err}") from None
     return from_dict(data)
 
 
@@ -118,7 +119,7 @@ def _deep_loads(text) -> object:
     try:
         return _scan(text)
     except (IndexError, ValueError) as err:
-        raise ValueError(f"rule JSON is not valid JSON: {err}") from None
+        raise InputError(f"rule JSON is not valid JSON: {err}") from None
 
 
 def _scan(s: str) -> object:
@@ -144,7 +145,7 @@ def _scan(s: str) -> object:
             idx = _SPACE.match(s, idx).end()
             if not open_:
                 if idx != len(s):
-                    raise ValueError(f"extra data at position {idx}")
+                    raise InputError(f"extra data at position {idx}")
                 return value
             container, key = open_[-1]
             if isinstance(container, dict):
@@ -158,18 +159,18 @@ def _scan(s: str) -> object:
                     open_[-1][1], idx = _key(s, idx)
                 break
             if char != ("}" if isinstance(container, dict) else "]"):
-                raise ValueError(f"expected ',' or the container's end at position {idx}")
+                raise InputError(f"expected ',' or the container's end at position {idx}")
             value, idx = container, idx + 1
             open_.pop()
 
 
 def _key(s: str, idx: int) -> tuple[str, int]:
     if s[idx:idx + 1] != '"':
-        raise ValueError(f"expected a key at position {idx}")
+        raise InputError(f"expected a key at position {idx}")
     key, idx = scanstring(s, idx + 1)
     idx = _SPACE.match(s, idx).end()
     if s[idx:idx + 1] != ":":
-        raise ValueError(f"expected ':' at position {idx}")
+        raise InputError(f"expected ':' at position {idx}")
     return key, _SPACE.match(s, idx + 1).end()
 
 
@@ -179,18 +180,18 @@ def _scalar(s: str, idx: int) -> tuple[object, int]:
             return value, idx + len(word)
     match = NUMBER_RE.match(s, idx)
     if match is None:
-        raise ValueError(f"expected a value at position {idx}")
+        raise InputError(f"expected a value at position {idx}")
     integer, frac, exp = match.groups()
     return (float(integer + (frac or "") + (exp or "")) if frac or exp else int(integer)), match.end()
 
 
 def _no_constant(name: str):
-    raise ValueError(f"{name} is not a number a rule holds")
+    raise InputError(f"{name} is not a number a rule holds")
 
 
 def _expect_keys(data: dict, allowed: set) -> None:
     extra = set(data) - allowed
     if extra:
-        raise ValueError(f"unexpected keys in rule dictionary: {sorted(map(str, extra))}")
+        raise InputError(f"unexpected keys in rule dictionary: {sorted(map(str, extra))}")
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from sklearn.utils import _param_validation
 
+from ..exceptions import InputError
 from ..validation import check_integer
 from .operators import OPERATORS, And, Operator, Or, resolve_operator, resolve_operators
 
@@ -33,7 +34,7 @@ class Shape:
         if self.max_literals_per_term is not None:
             check_integer(self.max_literals_per_term, "max_literals_per_term", 1)
         if (self.outer, self.inner) not in ((Or, And), (And, Or)):
-            raise ValueError(f"a shape is Or of Ands (DNF) or And of Ors (CNF), got {self.outer.__name__} of "
+            raise InputError(f"a shape is Or of Ands (DNF) or And of Ors (CNF), got {self.outer.__name__} of "
                              f"{self.inner.__name__}s")
 
     def __str__(self) -> str:
@@ -49,7 +50,7 @@ def resolve_shape(shape, name: str = "shape") -> Shape:
         return shape
     if isinstance(shape, str) and shape in SHAPES:
         return SHAPES[shape]
-    raise ValueError(f"unknown shape {shape!r} in {name}; choose from {', '.join(SHAPES)}")
+    raise InputError(f"unknown shape {shape!r} in {name}; choose from {', '.join(SHAPES)}")
 
 
 def resolve_nonlocal_operators(operators, name: str = "nonlocal_operators") -> tuple:
@@ -60,10 +61,10 @@ def resolve_nonlocal_operators(operators, name: str = "nonlocal_operators") -> t
     try:
         operators = tuple(operators)
     except TypeError:
-        raise ValueError(f"{name} must be an operator or shape name, class or Shape, or a list of them, "
+        raise InputError(f"{name} must be an operator or shape name, class or Shape, or a list of them, "
                          f"got {operators!r}") from None
     if not operators:
-        raise ValueError(f"{name} must name at least one operator")
+        raise InputError(f"{name} must name at least one operator")
 
     def one(op):
         if isinstance(op, Shape) or (isinstance(op, str) and op in SHAPES):
@@ -71,7 +72,7 @@ def resolve_nonlocal_operators(operators, name: str = "nonlocal_operators") -> t
         try:
             return resolve_operator(op, name)
         except ValueError:
-            raise ValueError(f"unknown operator {op!r} in {name}; choose from Or, And, AtLeast, AtMost, Choose "
+            raise InputError(f"unknown operator {op!r} in {name}; choose from Or, And, AtLeast, AtMost, Choose "
                              f"or the shapes {', '.join(SHAPES)}") from None
 
     return tuple(dict.fromkeys(one(op) for op in operators))
