@@ -160,10 +160,10 @@ class Backend:
     Options are given to the constructor and may be overridden per call (`solve(problem,
     time_limit=5)`) or for a copy (`with_options(seed=3)`); both are checked by `check_options`
     without rebuilding the backend. Errors follow one policy (README, "Errors, interruptions,
-    files"): bad options, a problem the backend cannot take, and missing credentials raise
-    ValueError/TypeError (or MissingCredentialsError) before any work; whatever fails while
-    solving returns a Result with status "error", a message naming the backend and the cause,
-    and the exception in `Result.error`. KeyboardInterrupt is never caught.
+    files"): bad options, a problem the backend cannot take, and missing credentials raise a
+    `boolrules.Error` (InputError, InputTypeError, MissingCredentialsError) before any work;
+    whatever fails while solving returns a Result with status "error", a message naming the
+    backend and the cause, and the exception in `Result.error`. KeyboardInterrupt is never caught.
 
     `solve` is every backend's one path (as cvxpy's solving chain): the problem through the
     backend's `chain` of reductions (`compile`), the solver on the form it produced
@@ -173,8 +173,8 @@ class Backend:
     1. subclass `Backend`; set `name`, `capabilities` and `chain` (a `formulations.chain.Chain`:
        `ILP_CHAIN` for matrices; override `compile` where the form needs more than the chain,
        such as the QUBO's penalty weights, or to refuse a form before any work);
-    2. override `check_options` to check your options' names and values (raise ValueError or
-       TypeError naming the option), and keep the defaults with the checked constructor
+    2. override `check_options` to check your options' names and values (raise `InputError` or
+       `InputTypeError` from `boolrules.exceptions` naming the option), and keep the defaults with the checked constructor
        options in `self._options`;
     3. implement `solve_form(form, time_left, **options) -> Answer`; override `decode` where the
        solution is not one point to decode as it stands (a sampler's samples, in stages);
