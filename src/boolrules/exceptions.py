@@ -24,7 +24,8 @@ class FormatError(InputError):
 
 
 class ConfigError(InputError):
-    """A backend config file's mistake: an unknown table, key, backend or value."""
+    """A backend configuration mistake: in a TOML file (an unknown table, key, backend or value), or a
+    backend spec that names no backend."""
 
 
 class MissingFileError(Error, FileNotFoundError):

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from boolrules.backends import IlpBackend, get_backend
-from boolrules.backends.config import backend_from_spec, check_backend_spec, load_backend, problem_caps
+from boolrules.backends.config import backend_from_spec, check_backend_spec, load_backend, problem_caps, spec_kind
 
 CONFIGS = sorted((Path(__file__).parents[2] / "examples" / "configs").glob("*.toml"))
 
@@ -132,3 +132,20 @@ def test_a_spec_is_checked_without_building_the_backend(tmp_path, no_dwave_crede
 ])
 def test_backends_declare_what_callers_may_pass(name, capabilities):
     assert get_backend(name).capabilities == capabilities
+
+
+@pytest.mark.parametrize("spec, kind", [
+    ("highs", "name"), ("sa", "name"), ("no-such-backend", None), ("sa.toml", "config"), (Path("x/sa.toml"), "config"),
+    (Path("highs"), None), ("sa.TOML", None), (3, None), (None, None),
+])
+def test_a_spec_is_read_in_one_place(spec, kind):
+    """Names, .toml paths (str or Path), and nothing else, as every reader of a spec sees them."""
+    assert spec_kind(spec) == kind
+
+
+def test_a_spec_that_is_an_object_is_a_backend_or_a_sampler():
+    import dimod
+
+    assert spec_kind(get_backend("highs")) == "backend"
+    assert spec_kind(dimod.ExactSolver()) == "sampler"
+

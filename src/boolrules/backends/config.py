@@ -67,7 +67,7 @@ from .sampler import (
     sampler_class,
 )
 
-__all__ = ["BackendSpec", "load_backend", "backend_from_spec", "check_backend_spec", "opened_backend", "problem_caps"]
+__all__ = ["BackendSpec", "spec_kind", "load_backend", "backend_from_spec", "check_backend_spec", "opened_backend", "problem_caps"]
 
 TABLES = ("backend", "qubo", "sampler", "problem")
 PROBLEM_KEYS = ("max_samples", "max_features")
@@ -156,7 +156,7 @@ def _parse(path) -> _Config:
 def problem_caps(spec) -> dict:
     """The `[problem]` caps (max_samples, max_features) of a .toml backend file, checked; {} for a
     backend given otherwise (a name, a `Backend`, a sampler) or a file without them."""
-    if not _is_config(spec):
+    if spec_kind(spec) != "config":
         return {}
     path = Path(spec)
     return _problem_caps(path, _read(path).get("problem", {}))
@@ -205,8 +205,18 @@ def _read(path: Path) -> dict:
         raise ConfigError(f"{path}: invalid TOML: {err}") from err
 
 
-def _is_config(spec) -> bool:
-    return isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml"
+def spec_kind(spec) -> str | None:
+    """What a backend spec is, read in this one place: "backend" (a `Backend`), "sampler" (a dimod
+    `Sampler`), "name" (a registered backend's), "config" (the path of a .toml file), or None."""
+    if isinstance(spec, Backend):
+        return "backend"
+    if isinstance(spec, dimod.Sampler):
+        return "sampler"
+    if isinstance(spec, str) and spec in backend_names():
+        return "name"
+    if isinstance(spec, (str, os.PathLike)) and Path(spec).suffix == ".toml":
+        return "config"
+    return None
 
 
 @contextmanager
@@ -224,9 +234,10 @@ def opened_backend(spec, name: str = "backend"):
 def check_backend_spec(spec, name: str = "backend") -> None:
     """Raise as `backend_from_spec` would, without building the backend (no cloud client, no
     credentials): a known name, a `Backend`, a dimod `Sampler`, or a .toml file that holds."""
-    if isinstance(spec, (Backend, dimod.Sampler)) or (isinstance(spec, str) and spec in backend_names()):
+    kind = spec_kind(spec)
+    if kind in ("backend", "sampler", "name"):
         return
-    if _is_config(spec):
+    if kind == "config":
         try:
             _check(_parse(spec))
         except (OSError, ValueError, TypeError) as err:
@@ -240,10 +251,11 @@ def check_call_options(spec, options: dict, name: str = "backend") -> None:
     work: a name or a .toml file is checked without building its backend (no cloud client)."""
     if not options:
         return
-    if isinstance(spec, str) and spec in backend_names():
+    kind = spec_kind(spec)
+    if kind == "name":
         _, check = registered(spec)
         check(spec, dict(options))
-    elif _is_config(spec):
+    elif kind == "config":
         config = _parse(spec)
         _check(config._replace(options={**config.options, **options}))
     else:  # a Backend (or a sampler made one): its capabilities say which per-call options it takes
@@ -259,11 +271,12 @@ def backend_from_spec(spec, name: str = "backend") -> Backend:
     """A backend from a name (`get_backend`), a `Backend` (returned as is), a dimod `Sampler` (a
     `SamplerBackend` with its defaults) or the path of a .toml file; errors name the argument `name`
     that held `spec`."""
-    if isinstance(spec, Backend):
+    kind = spec_kind(spec)
+    if kind == "backend":
         return spec
-    if isinstance(spec, dimod.Sampler) or (isinstance(spec, str) and spec in backend_names()):
+    if kind in ("sampler", "name"):
         return get_backend(spec)
-    if _is_config(spec):
+    if kind == "config":
         try:
             return load_backend(spec)
         except (OSError, ValueError, TypeError) as err:  # a missing or malformed config file
@@ -288,14 +301,11 @@ class BackendSpec(_param_validation.StrOptions):
         return set(backend_names())
 
     def is_satisfied_by(self, val):
-        if isinstance(val, (Backend, dimod.Sampler)):
+        kind = spec_kind(val)
+        if kind == "config" or (kind is None and isinstance(val, os.PathLike)):
+            check_backend_spec(val, self.name)  # a config file's own errors, or a path that is no config, named
             return True
-        if isinstance(val, str) and Path(val).suffix != ".toml":
-            return val in self.options
-        if not isinstance(val, (str, os.PathLike)):
-            return False
-        check_backend_spec(val, self.name)
-        return True
+        return kind is not None
 
     def __str__(self):
         return (f"a backend name among {{{', '.join(sorted(self.options))}}}, a Backend, a dimod Sampler or "

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
-from pathlib import Path
 
 from ..backends import Backend, backend_names
 from ..backends.base import unseeded
-from ..backends.config import backend_from_spec, load_backend
+from ..backends.config import backend_from_spec, load_backend, spec_kind
 from .errors import SolverFailure, UsageError
 
 __all__ = ["configured_backend", "running"]
@@ -18,7 +17,7 @@ def configured_backend(spec, config, seed: int, time_limit: float | None = None,
     """The backend a name or .toml path (`spec`, given as `option`) or a config file names; seeded
     with `seed` when it takes a seed that is not set, given `time_limit` when one is asked for, and
     polish=False with `--no-polish` (`polish` False)."""
-    if config is None and spec not in backend_names() and Path(spec).suffix != ".toml":
+    if config is None and spec_kind(spec) is None:
         raise UsageError(f"unknown backend {spec!r}; give a .toml config or one of: {', '.join(backend_names())}")
     chosen = load_backend(config) if config is not None else backend_from_spec(spec, option)
     overrides = {"seed": seed} if unseeded(chosen) else {}
