@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from ..rules import Literal, Operator, Rule
-from ..rules.nodes import _make
+from ..rules.operators import make_operator
 from .moves import LocalMoves, SearchSpace, _with_subrules, node_at, replace_at
 from .scan import LiteralScan
 
@@ -26,7 +26,7 @@ __all__ = ["descend", "neighbours"]
 def _operators(space: SearchSpace, subrules, negated: bool) -> list[Operator]:
     """Every allowed operator over `subrules` with every parameter `1 <= k <= d - 1`."""
     d = len(subrules)
-    return [_make(cls, subrules, k, negated) for cls in space.operators
+    return [make_operator(cls, subrules, k, negated) for cls in space.operators
             for k in (range(1, d) if cls.parameterized else (None,))]
 
 

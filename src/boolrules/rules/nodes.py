@@ -124,13 +124,6 @@ def _deep_walk(rule: Rule) -> list:
     return nodes
 
 
-def _make(cls, subrules, k, negated) -> Rule:
-    """An operator of class `cls` (parameterized or not) over `subrules`."""
-    if cls.parameterized:
-        return cls(k, *subrules, negated=negated)
-    return cls(*subrules, negated=negated)
-
-
 class Literal(Rule):
     """Feature `index` (`f3`) or its negation (`~f3`)."""
 

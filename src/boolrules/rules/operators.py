@@ -29,7 +29,7 @@ from ..validation import check_bool, check_integer
 from .depth import SHALLOW_DEPTH
 from .encode import to_postfix, write_nested
 from .names import feature_names_of
-from .nodes import Literal, One, Rule, Trivial, Zero, _make
+from .nodes import Literal, One, Rule, Trivial, Zero
 from .semantics import operator_output
 
 __all__ = [
@@ -42,10 +42,18 @@ __all__ = [
     "OPERATORS",
     "resolve_operator",
     "resolve_operators",
+    "make_operator",
     "from_postfix",
     "simplify",
     "negation",
 ]
+
+
+def make_operator(cls, subrules, k, negated) -> Rule:
+    """An operator of class `cls` (parameterized or not) over `subrules`."""
+    if cls.parameterized:
+        return cls(k, *subrules, negated=negated)
+    return cls(*subrules, negated=negated)
 
 
 class Operator(Rule):
@@ -105,7 +113,7 @@ class Operator(Rule):
         """A copy with other sub-rules (and optionally another `k` or negation)."""
         k = self.k if k is None else k
         negated = self.negated if negated is None else negated
-        return _make(type(self), tuple(subrules), k, negated)
+        return make_operator(type(self), tuple(subrules), k, negated)
 
     def to_str(self, feature_names=None) -> str:
         feature_names = feature_names_of(feature_names)
@@ -115,7 +123,7 @@ class Operator(Rule):
         return f"{self.name}({inner})"
 
     def __invert__(self) -> Operator:
-        return _make(type(self), self._subrules, self.k, not self.negated)
+        return make_operator(type(self), self._subrules, self.k, not self.negated)
 
     def __reduce__(self):  # flat, so pickling and unpickling never recurse (any depth loads back)
         return (from_postfix, (to_postfix(self),))
