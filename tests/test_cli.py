@@ -388,6 +388,20 @@ def test_fit_max_samples_auto_follows_the_backend(capsys, monkeypatch, argv, row
     assert seen == [rows]
 
 
+def test_problem_caps_take_auto_as_the_classifier_does(capsys, tmp_path):
+    """--max-samples/--max-features auto (the default): every row and feature for export and
+    inspect, a .toml backend's [problem] caps for solve; a number overrides them."""
+    exact = str(CONFIGS / "exact.toml")
+    base = ["--dataset", "credit_risk", "--operator", "Or", "--max-num-literals", "2"]
+    solved = run_json(capsys, ["solve", *base, "--config", exact, "--max-samples", "auto"])
+    assert (solved["problem_rows"], solved["max_features"]) == (4, 2)
+    given = run_json(capsys, ["solve", *base, "--config", exact, "--max-features", "2", "--max-samples", "5"])
+    assert given["problem_rows"] == 5
+    counts = run_json(capsys, ["inspect", *base, "--max-samples", "auto", "--max-features", "auto"])
+    assert counts == run_json(capsys, ["inspect", *base])
+    assert main(["inspect", *base, "--max-samples", "none"]) == 2 and "auto" in capsys.readouterr().err
+
+
 def test_max_samples_draws_the_same_rows_for_the_same_seed(capsys):
     """A seed draws the same rows each time, another seed others; the draw is stratified, so each
     holds the data's share of positive rows (212 of 569 in 60: 22)."""
@@ -411,10 +425,11 @@ def test_problem_and_qubo_defaults_are_pythons():
 
     problem, classifier = defaults(depth_one), DepthOneClassifier().get_params()
     qubo = defaults(DepthOneProblem.to_qubo)
-    shared = ["min_num_literals", "lam", "negated", "max_features", "feature_score"]
+    shared = ["min_num_literals", "lam", "negated", "feature_score"]
     assert {k: problem[k] for k in shared} == {k: classifier[k] for k in shared}
     expected = {**{k: problem[k] for k in shared}, "operator": classifier["operator"],
-                "max_num_literals": classifier["max_num_literals"], "max_samples": classifier["max_samples"]}
+                "max_num_literals": classifier["max_num_literals"], "max_samples": classifier["max_samples"],
+                "max_features": classifier["max_features"]}
     for argv in (["solve"], ["inspect"], ["export", "--format", "bqm", "-o", "x.bqm"]):
         args = vars(cli.build_parser().parse_args(argv))
         assert {k: args[k] for k in expected} == expected, argv

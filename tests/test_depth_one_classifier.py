@@ -163,7 +163,8 @@ def test_max_features_keeps_the_original_feature_names():
 
 
 def test_the_problem_caps_of_a_toml_backend_apply_unless_given(tmp_path, planted):
-    """A .toml backend's [problem] caps size the problem when max_samples/max_features are None."""
+    """A .toml backend's [problem] caps size the problem when max_samples/max_features are "auto" (the
+    default); a number, or None (every row and feature, as in RuleClassifier), overrides them."""
     X, y = planted
     path = tmp_path / "tiny.toml"
     path.write_text('[backend]\nname = "exact"\nmax_variables = 20\n[qubo]\neta = false\n'
@@ -172,3 +173,7 @@ def test_the_problem_caps_of_a_toml_backend_apply_unless_given(tmp_path, planted
     assert clf.result_.status == "feasible" and len(clf.best_rule_.literals()) <= 4
     with pytest.raises(ValueError, match="more than the exact backend's max_variables=20"):
         DepthOneClassifier(backend=str(path), max_samples=40, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="more than the exact backend's max_variables=20"):
+        DepthOneClassifier(backend=str(path), max_samples=None, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="more than the exact backend's max_variables=20"):
+        DepthOneClassifier(backend=str(path), max_features=None, random_state=0).fit(X, y)

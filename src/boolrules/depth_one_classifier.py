@@ -37,11 +37,13 @@ class DepthOneClassifier(RuleEstimator):
         the path of a TOML backend configuration (`boolrules.backends.config`).
     time_limit : seconds per solve, passed to the backend (None: no limit).
     max_samples : solve on a random subset of this many rows, drawn stratified (the paper caps
-        ILPs at 3000). None: all rows, or the `[problem]` max_samples of a TOML backend file.
+        ILPs at 3000); None: every row; "auto" (as in `RuleClassifier`): the `[problem]` max_samples
+        of a TOML backend file that has one, else every row.
     max_features : solve on this many binary features, the best on all rows by `feature_score` ("error":
         the weighted error of the feature as a one-literal rule, or "mutual_info"); with
         `max_samples`, this makes a problem fit a size-limited backend (exact, qaoa, a QPU).
-        The rule still names the original features. None: all, or the file's `[problem]` max_features.
+        The rule still names the original features. None: all; "auto": the file's `[problem]`
+        max_features if it has one, else all.
     random_state : seeds the row subset, and the backend's sampling when it takes a seed not given.
     binarizer : "auto", None or a transformer, as for `RuleClassifier`.
 
@@ -60,8 +62,8 @@ class DepthOneClassifier(RuleEstimator):
         "metric": [StrOptions(set(_WEIGHTS))],
         "backend": [BackendSpec("backend")],
         "time_limit": [None, Interval(Real, 0, None, closed="left")],
-        "max_samples": [None, Interval(Integral, 1, None, closed="left")],
-        "max_features": [None, Interval(Integral, 1, None, closed="left")],
+        "max_samples": [None, StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_features": [None, StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "feature_score": [StrOptions(set(FEATURE_SCORES))],
         "random_state": ["random_state"],
     }
@@ -76,8 +78,8 @@ class DepthOneClassifier(RuleEstimator):
         metric="balanced_accuracy",
         backend="highs",
         time_limit=None,
-        max_samples=None,
-        max_features=None,
+        max_samples="auto",
+        max_features="auto",
         feature_score="error",
         random_state=None,
         binarizer="auto",
@@ -108,9 +110,9 @@ class DepthOneClassifier(RuleEstimator):
     def _fit_binary(self, X, y, rng):
         from .backends.config import problem_caps
 
-        caps = problem_caps(self.backend)  # a TOML backend's [problem] sizes, for the caps not given here
-        max_samples = self.max_samples if self.max_samples is not None else caps.get("max_samples")
-        max_features = self.max_features if self.max_features is not None else caps.get("max_features")
+        caps = problem_caps(self.backend)  # a TOML backend's [problem] sizes, for the caps that are "auto"
+        max_samples = caps.get("max_samples") if self.max_samples == "auto" else self.max_samples
+        max_features = caps.get("max_features") if self.max_features == "auto" else self.max_features
         problem = build_depth_one(
             X, y, self.operator, max_num_literals=int(self.max_num_literals),
             min_num_literals=int(self.min_num_literals), lam=float(self.lam), sample_weight=_WEIGHTS[self.metric],

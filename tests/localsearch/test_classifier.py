@@ -158,10 +158,11 @@ def test_binary_score_follows_the_labels_or_refuses_others(planted):
 
 @pytest.mark.parametrize(("backend", "params", "rows"), [
     ("native", {}, NATIVE_MAX_SAMPLES), ("highs", {}, PAPER_MAX_SAMPLES), ("toml", {}, 37),
-    ("native", {"max_samples": 250}, 250), ("toml", {"max_samples": 250}, 250)])
+    ("native", {"max_samples": 250}, 250), ("toml", {"max_samples": 250}, 250), ("toml", {"max_samples": None}, None)])
 def test_auto_max_samples_follows_the_backend(planted, tmp_path, monkeypatch, backend, params, rows):
     """max_samples="auto" (the default) gives `native`'s oracle 400 rows per subproblem, other
-    backends' the paper's 100, a TOML backend's its [problem] max_samples; a number is kept."""
+    backends' the paper's 100, a TOML backend's its [problem] max_samples; a number is kept, and
+    None is every row (as in DepthOneClassifier)."""
     from boolrules.localsearch import classifier
 
     seen = []

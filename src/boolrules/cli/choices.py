@@ -26,7 +26,7 @@ PROBLEM_FORMATS = ("lp", "mps", "ommx")  # formats.PROBLEM_FORMATS
 QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "mtx", "ommx")  # formats.QUBO_FORMATS
 # python_defaults(), the options of the depth-one problem and of its QUBO
 PROBLEM_DEFAULTS = {"operator": "AtLeast", "max_num_literals": 4, "min_num_literals": 0, "negated": False,
-                    "lam": 0.0, "max_samples": None, "max_features": None, "feature_score": "error",
+                    "lam": 0.0, "max_samples": "auto", "max_features": "auto", "feature_score": "error",
                     "eta": "auto", "penalty": "sufficient", "slack": "paired"}
 # learner_defaults(), the options of `fit` and `explain`
 LEARNER_DEFAULTS = {"max_complexity": 10, "max_depth": None, "operators": list(OPERATORS),
@@ -47,13 +47,13 @@ def _keyword_defaults(function) -> dict:
 
 
 def python_defaults() -> dict:
-    """The defaults of the depth-one problem and QUBO options, read from Python: `depth_one`'s
-    (literal bounds, λ, preselection), `DepthOneClassifier`'s where `depth_one` has none (the
-    operator, max_num_literals, max_samples) and `to_qubo`'s (η, penalties)."""
+    """The defaults of the depth-one problem and QUBO options, read from Python: `DepthOneClassifier`'s
+    (the operator, literal bounds, λ, the caps), `depth_one`'s where it has none (the feature
+    score) and `to_qubo`'s (η, penalties)."""
     from ..depth_one_classifier import DepthOneClassifier
     from ..formulations import DepthOneProblem, depth_one
 
-    return {**DepthOneClassifier().get_params(), **_keyword_defaults(depth_one),
+    return {**_keyword_defaults(depth_one), **DepthOneClassifier().get_params(),
             **_keyword_defaults(DepthOneProblem.to_qubo)}
 
 

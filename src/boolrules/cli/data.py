@@ -3,12 +3,13 @@ problem the problem options build on it."""
 
 from __future__ import annotations
 
+from ..backends.config import problem_caps
 from ..datasets import Dataset, load_csv, load_dataset
 from ..formulations import DepthOneProblem
 from ..formulations.builder import build_depth_one
 from .errors import UsageError
 
-__all__ = ["binarizer", "depth_one_problem", "load_data", "split"]
+__all__ = ["binarizer", "depth_one_problem", "load_data", "resolve_caps", "split"]
 
 
 def load_data(args) -> Dataset:
@@ -35,6 +36,15 @@ def split(data: Dataset, args):
     from sklearn.model_selection import train_test_split
 
     return train_test_split(data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed)
+
+
+def resolve_caps(args, spec=None) -> None:
+    """`--max-samples` and `--max-features` given as auto, as `DepthOneClassifier` reads "auto": the
+    [problem] table of the backend's .toml file (`spec`) where it has them, else every row and feature."""
+    caps = {} if spec is None else problem_caps(spec)
+    for key in ("max_samples", "max_features"):
+        if getattr(args, key) == "auto":
+            setattr(args, key, caps.get(key))
 
 
 def depth_one_problem(args, data: Dataset) -> DepthOneProblem:

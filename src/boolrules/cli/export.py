@@ -8,7 +8,7 @@ from pathlib import Path
 from ..formats import export_problem, export_qubo, sidecar_path
 from .backend import running
 from .choices import EXPORT_FORMATS
-from .data import depth_one_problem, load_data
+from .data import depth_one_problem, load_data, resolve_caps
 from .errors import UsageError
 from .report import Steps, data_info, print_json, schedule_text
 
@@ -18,6 +18,7 @@ __all__ = ["run"]
 def run(args) -> int:
     """`boolrules export`: write the problem (or its QUBO) in `--format` to `--output`, with its sidecar."""
     content, fmt = EXPORT_FORMATS[args.format]
+    resolve_caps(args)
     path = Path(args.output)
     if not path.parent.is_dir():
         raise UsageError(f"--output: folder {path.parent} does not exist")

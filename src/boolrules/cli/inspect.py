@@ -8,7 +8,7 @@ from ..backends.hardware import (QPU_H_RANGE, QPU_J_RANGE, QPU_TOPOLOGIES, SOFT_
 from ..datasets import Dataset
 from ..formulations import DepthTwoProblem, depth_two
 from ..sampling import subsample_rows
-from .data import depth_one_problem, load_data
+from .data import depth_one_problem, load_data, resolve_caps
 from .errors import UsageError
 from .report import Steps, counts, data_info, data_lines, print_json
 
@@ -27,6 +27,7 @@ def _depth_two_problem(args, data: Dataset) -> DepthTwoProblem:
 
 def run(args) -> int:
     """`boolrules inspect`: build the problem and its QUBO and print their sizes, and how they fit a QPU."""
+    resolve_caps(args)
     if args.shape and args.max_features is not None:
         raise UsageError("--max-features applies to depth-one problems, not to --shape")
     with Steps(args, 3 + bool(args.embed) + bool(args.modes)) as step:

@@ -8,7 +8,7 @@ import sys
 
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
                       POLICIES, PROBLEM_DEFAULTS, QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
-from .values import bounded, call_limit, iterations, positive_int, samples
+from .values import bounded, call_limit, count_or_auto, iterations, positive_int
 
 __all__ = ["build_parser"]
 
@@ -68,13 +68,13 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--negated", action="store_true", default=defaults["negated"],
                        help="learn ~operator(...) instead")
     group.add_argument("--lam", type=bounded(float, 0), default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
-    group.add_argument("--max-samples", type=positive_int, default=defaults["max_samples"], metavar="N",
-                       help="build the problem on this many rows drawn (stratified) with --seed (default: all; solve takes "
-                            "the [problem] max_samples of a .toml backend)")
-    group.add_argument("--max-features", type=positive_int, default=defaults["max_features"], metavar="N",
+    group.add_argument("--max-samples", type=count_or_auto, default=defaults["max_samples"], metavar="N",
+                       help="build the problem on this many rows drawn (stratified) with --seed, or auto: all, or for "
+                            "solve the [problem] max_samples of a .toml backend (default: %(default)s)")
+    group.add_argument("--max-features", type=count_or_auto, default=defaults["max_features"], metavar="N",
                        help="build the problem on the N best binary features by --feature-score, to fit a "
-                            "size-limited backend; the rule names the original features (default: all; solve takes the "
-                            "[problem] max_features of a .toml backend)")
+                            "size-limited backend; the rule names the original features; auto: all, or for solve the "
+                            "[problem] max_features of a .toml backend (default: %(default)s)")
     group.add_argument("--feature-score", choices=FEATURE_SCORES, default=defaults["feature_score"],
                        help="how --max-features ranks features: the weighted error of the feature alone, or its "
                             "mutual information with the label (default: %(default)s)")
@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "
                               "default: local moves only")
     backend.add_argument("--config", metavar="FILE", help="the non-local backend from a TOML config file")
-    search.add_argument("--max-samples", type=samples, default=learner["max_samples"], metavar="N",
+    search.add_argument("--max-samples", type=count_or_auto, default=learner["max_samples"], metavar="N",
                         help="most rows in a non-local subproblem, or auto: the [problem] max_samples of a .toml "
                              "backend, else 400 on native and 100 on the others (default: %(default)s)")
     search.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",

@@ -6,29 +6,20 @@ from __future__ import annotations
 import math
 import time
 
-from ..backends.config import problem_caps
 from ..depth_one_classifier import DepthOneClassifier
 from ..metrics import score_counts
 from .backend import configured_backend, running
-from .data import binarizer, load_data, split
+from .data import binarizer, load_data, resolve_caps, split
 from .report import Steps, data_info, data_lines, print_json
 
 __all__ = ["run"]
-
-
-def _with_caps(args, spec) -> None:
-    """`--max-samples` and `--max-features`, where not given, from the [problem] table of the
-    backend's .toml file (`spec`), as `DepthOneClassifier` takes them."""
-    for key, value in problem_caps(spec).items():
-        if getattr(args, key) is None:
-            setattr(args, key, value)
 
 
 def run(args) -> int:
     """`boolrules solve`: solve the depth-one problem of the training rows and print the rule, the
     solver's status and bounds, the scores and the time."""
     backend = configured_backend(args.backend, args.config, args.seed, args.time_limit, polish=args.polish)
-    _with_caps(args, args.config if args.config is not None else args.backend)
+    resolve_caps(args, args.config if args.config is not None else args.backend)
     with Steps(args, 3) as step:
         step("loading data")
         data = load_data(args)

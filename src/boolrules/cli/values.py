@@ -16,8 +16,8 @@ def iterations(text: str) -> int | None:
     return positive_int(text)
 
 
-def samples(text: str) -> int | str:
-    """Rows per non-local subproblem: an integer >= 1 or "auto"."""
+def count_or_auto(text: str) -> int | str:
+    """A cap (rows, features): an integer >= 1 or "auto"."""
     if text.lower() == "auto":
         return "auto"
     try:

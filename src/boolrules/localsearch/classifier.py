@@ -67,7 +67,7 @@ class SearchConfig:
     burn_in_progress: float
     oracle_share: float
     patience: int
-    max_samples: int | str  # rows, or "auto" (`oracle_max_samples`)
+    max_samples: int | str | None  # rows, "auto" (`oracle_max_samples`) or None (every row)
     nonlocal_time_limit: float | str | None  # seconds, "auto" or None
     nonlocal_policy: str
     scan_moves: float
@@ -89,17 +89,19 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     return factory
 
 
-def configured_max_samples(setting: int | str, spec) -> int | str:
+def configured_max_samples(setting: int | str | None, spec) -> int | str | None:
     """`max_samples=setting` for the non-local backend `spec`: "auto" becomes the `[problem]`
-    max_samples of a TOML backend file that has one."""
+    max_samples of a TOML backend file that has one; None (every row) stays."""
+    if setting is None:
+        return None
     if setting != "auto":
         return int(setting)
     return ({} if spec is None else problem_caps(spec)).get("max_samples", "auto")
 
 
-def oracle_max_samples(setting: int | str, backend) -> int:
+def oracle_max_samples(setting: int | str | None, backend) -> int | None:
     """Rows per non-local subproblem for `max_samples=setting` on `backend`: "auto" is
-    `NATIVE_MAX_SAMPLES` on native and `PAPER_MAX_SAMPLES` on the others."""
+    `NATIVE_MAX_SAMPLES` on native and `PAPER_MAX_SAMPLES` on the others; None is every row."""
     if setting != "auto":
         return setting
     return NATIVE_MAX_SAMPLES if backend.name == "native" else PAPER_MAX_SAMPLES
@@ -228,7 +230,7 @@ class RuleClassifier(RuleEstimator):
     max_samples : most samples in a non-local subproblem (a random subset beyond that), or "auto":
         the `[problem]` max_samples of a TOML `nonlocal_backend` that has one, else 400 on `native`
         (its cost grows little with rows) and 100 on the others (each row an ILP constraint or a
-        QUBO variable; the paper's value).
+        QUBO variable; the paper's value); None: every row (as in `DepthOneClassifier`).
     nonlocal_time_limit : seconds per non-local solve, for backends that take a time limit: the
         ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
         between batches; a solver stopped by it returns its incumbent); None: the backend's own;
@@ -281,7 +283,7 @@ class RuleClassifier(RuleEstimator):
         "nonlocal_operators": [OperatorSpec(several=True, shapes=True)],
         "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
-        "max_samples": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
+        "max_samples": [None, StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
         "nonlocal_time_share": [Interval(Real, 0, 1, closed="right")],
         "nonlocal_policy": [StrOptions(set(POLICIES))],
