@@ -141,7 +141,9 @@ def test_a_budget_stops_every_start_and_each_cools_down(planted, clock, n_jobs):
     with joblib.parallel_config(backend="threading"):
         clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=budget, n_jobs=n_jobs, random_state=0,
                              record_trajectory=True, temperatures=(HIGH, LOW)).fit(X, y)
-    assert clf.fit_seconds_ <= budget + 0.01  # the clock's readings past the deadline: a few ticks
+    # The clock's readings past the deadline: a few ticks, and a few more for each start a thread began
+    # as the deadline passed (every start runs one iteration at least: n_iter_ 1).
+    assert clf.fit_seconds_ <= budget + 0.01 * (1 + np.sum(clf.n_iter_ == 1))
     assert clf.n_iter_.shape == (4,) and clf.n_iter_.dtype.kind == "i" and (clf.n_iter_ >= 1).all()
     assert [len(s.trajectory.temperature) for s in clf.starts_] == clf.n_iter_.tolist()
     assert all(s.trajectory.temperature[-1] == pytest.approx(LOW) for s in clf.starts_)
