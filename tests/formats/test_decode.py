@@ -11,9 +11,12 @@ import numpy as np
 import pytest
 
 from boolrules import load_problem as top_level_load_problem
+from boolrules.backends import get_backend
 from boolrules.cli import main
 from boolrules.formats import export_problem, export_qubo, load_problem, sidecar_path
 from boolrules.formulations import depth_two
+from boolrules.formulations.qubo_problem import Stage
+from boolrules.formulations.repair import feasible_point
 
 from ..errors import assert_raises_clearly
 
@@ -56,15 +59,69 @@ def test_every_form_of_samples_decodes_alike(exported, rows):
     assert one.rule == qubo.decode(rows[0]) and one.energy == pytest.approx(qubo.energy(rows[0]))
 
 
-def test_raw_and_repaired_rules(exported):
-    """A sample choosing three literals (above the bound of 2) is infeasible; its rule is repaired."""
+def test_raw_is_none_when_the_lowest_energy_sample_is_infeasible(exported):
+    """A sample choosing three literals (above the bound of 2) is infeasible: the raw stage has no
+    rule; the repaired one is its rule repaired to the bounds."""
     qubo, side = exported
     x = np.zeros(qubo.num_variables, dtype=int)
     x[[qubo.labels.index(v) for v in ("b[0]", "b[1]", "bt[2]")]] = 1
     decoding = load_problem(side).decode(x)
-    assert not decoding.feasible and len(decoding.raw_rule.literals()) == 3
-    assert decoding.rule == qubo.decode(x) and len(decoding.rule.literals()) <= 2
-    assert decoding.raw_objective == qubo.objective(decoding.raw_rule)
+    assert decoding.stages["raw"] == Stage(None, None, False) and decoding.num_feasible == 0
+    assert decoding.rule == qubo.decode(x) and len(decoding.rule.literals()) <= 2 and decoding.stage == "repaired"
+    assert decoding.stages["repaired"] == Stage(decoding.rule, qubo.objective(decoding.rule), True)
+
+
+def lowest_and_best(problem, qubo):
+    """Two feasible samples: `low`, the sample of a poor rule (AtLeast1(f0), i.e. f0), has the lower energy;
+    `high`, the greedy rule's sample with an η bit flipped, the better repaired rule."""
+    low = qubo.sample_from_vector(feasible_point(problem, {"b": np.eye(4, dtype=int)[0], "bt": np.zeros(4, int),
+                                                             "k": 1}))
+    high = qubo.sample_from_vector(problem.greedy_point())
+    high[qubo.labels.index("eta[0]")] ^= 1
+    assert qubo.feasible(np.array([low, high])).all() and qubo.energy(low) < qubo.energy(high)
+    assert qubo.objective(qubo.decode(high)) < qubo.objective(qubo.decode(low))
+    return low, high
+
+
+def test_raw_is_the_lowest_energy_sample_not_the_best_repaired(exported, atleast_problem):
+    """As `solve` reports a sampler's answer: raw is the lowest-energy sample as it stands (its own
+    k), repaired the best of the samples repaired, in any order of the samples."""
+    qubo, side = exported
+    low, high = lowest_and_best(atleast_problem, qubo)
+    loaded = load_problem(side)
+    raw = atleast_problem.decode(qubo.variable_values(low)[0])
+    assert str(raw) == "f0"  # AtLeast1 of one literal
+    for rows in ([low, high], [high, low]):
+        decoding = loaded.decode(np.array(rows))
+        assert decoding.stages["raw"] == Stage(raw, qubo.objective(raw), True)
+        assert decoding.stages["repaired"].rule == qubo.decode(high) and decoding.stage == "repaired"
+        assert decoding.energy == pytest.approx(qubo.energy(low))
+        assert decoding.sample == dict(zip(loaded.variables, low.tolist()))
+        assert decoding.stages == qubo.decode_stages(np.array(rows), polish=False).stages
+
+
+def test_feasible_counts_count_repeated_samples(exported, atleast_problem):
+    """Samples read and feasible count a repeated sample as often as it occurs, distinct once."""
+    qubo, side = exported
+    low, high = lowest_and_best(atleast_problem, qubo)
+    infeasible = np.zeros(qubo.num_variables, dtype=int)
+    infeasible[[qubo.labels.index(v) for v in ("b[0]", "b[1]", "bt[2]")]] = 1
+    loaded = load_problem(side)
+    bits = ["".join(map(str, row)) for row in (low, high, infeasible)]
+    for samples in ([bits[0]] * 3 + [bits[2]] * 2 + [bits[1]], {bits[0][::-1]: 3, bits[2][::-1]: 2, bits[1][::-1]: 1}):
+        decoding = loaded.decode(samples)
+        assert (decoding.num_samples, decoding.num_distinct, decoding.num_feasible) == (6, 3, 4)
+
+
+def test_polish_adds_the_polished_stage(exported, atleast_problem):
+    qubo, side = exported
+    low, _ = lowest_and_best(atleast_problem, qubo)
+    loaded = load_problem(side)
+    without, polished = loaded.decode(low), loaded.decode(low, polish=True)
+    assert list(without.stages) == ["raw", "repaired"] and without.stage == "repaired"
+    assert list(polished.stages) == ["raw", "repaired", "polished"] and polished.stage == "polished"
+    assert polished.stages == qubo.decode_stages(low).stages
+    assert polished.objective < without.objective  # AtLeast1(f0) polishes into a better rule
 
 
 def test_the_sidecar_rebuilds_the_problem(exported, atleast_problem):
@@ -94,16 +151,22 @@ def test_a_depth_two_qubo_round_trips(tmp_path):
     assert loaded.decode(rows).objective == min(qubo.objective(qubo.decode(row)) for row in rows)
 
 
-def test_cli_decode_prints_rule_objective_and_feasibility(capsys, exported, rows, tmp_path):
+def test_cli_decode_prints_each_stage_and_the_feasible_count(capsys, exported, rows, tmp_path):
     qubo, side = exported
     answer = tmp_path / "answer.json"
     answer.write_text(json.dumps(["".join(map(str, row)) for row in rows]))
     assert main(["decode", str(side), str(answer)]) == 0
     out = capsys.readouterr().out
-    best = load_problem(side).decode(rows)
-    assert f"rule:       {best.rule.to_str(['x0', 'x1', 'x2', 'x3'])}  objective {best.objective:.6g}" in out
-    assert f"feasible:   {'yes' if best.feasible else 'no'}" in out and "raw rule:" in out
-    assert "12 read, 12 distinct" in out
+    names = ["x0", "x1", "x2", "x3"]
+    decoding = load_problem(side).decode(rows)
+    raw, repaired = decoding.stages.values()
+    shown = "infeasible" if raw.rule is None else f"{raw.rule.to_str(names)}  objective {raw.objective:.6g}"
+    assert f"\nraw:        {shown}  (the lowest-energy sample as it stands)\n" in out
+    assert (f"\nrepaired:   {repaired.rule.to_str(names)}  objective {repaired.objective:.6g}  (the best sample "
+            "repaired to the literal bounds, best k)\n") in out and "polished:" not in out
+    assert f"\nrule:       {decoding.rule.to_str(names)}  objective {decoding.objective:.6g}  (stage repaired)\n" in out
+    assert (f"samples:    12 read, 12 distinct, {decoding.num_feasible} feasible as they stand (the literal bounds "
+            f"and hard rows; η and slack not judged); the lowest energy {decoding.energy:.6g}") in out
     assert out.startswith("problem:    AtLeast QUBO (with η, paired slack) of q.qubo (qubo)")  # the compilation
     hot, cold = qubo.schedule["beta_range"]
     assert (f"schedule:   dwave.samplers.SimulatedAnnealingSampler, 100 reads x 1000 sweeps, geometric beta "
@@ -172,7 +235,10 @@ def test_cli_decode_reads_standard_input_and_prints_json(capsys, monkeypatch, ex
     assert main(["decode", str(side), "-", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["objective"] == min(qubo.objective(qubo.decode(row)) for row in rows)
-    assert {"rule", "objective", "feasible", "raw_rule", "energy"} <= set(result) and result["samples"] == 36
+    assert {"rule", "rule_indices", "objective", "stage", "stages", "energy", "sample", "feasible_samples",
+            "distinct_samples"} <= set(result) and result["samples"] == 36
+    assert list(result["stages"]) == ["raw", "repaired"] and result["stage"] == "repaired"
+    assert result["stages"]["repaired"] == {"rule": result["rule"], "objective": result["objective"], "feasible": True}
     assert (result["eta"], result["slack"]) == (True, "paired")
     assert result["schedule"] == qubo.schedule  # as the sidecar recorded it
 
@@ -224,3 +290,23 @@ def test_a_sidecar_written_before_the_schedule_still_decodes(capsys, tmp_path, e
     assert main(["decode", str(old), str(answer), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["schedule"] is None and result["objective"] == load_problem(side).decode(rows).objective
+
+
+def test_cli_decode_polish_reports_what_solve_reports_of_the_same_samples(capsys, tmp_path, atleast_problem):
+    """The sa backend's samples, decoded by `boolrules decode --polish` from its export, give the
+    stages its `solve` reported; without --polish, the same stages but the polished one."""
+    result = get_backend("sa", num_reads=5, num_sweeps=10, seed=2).solve(atleast_problem)
+    assert list(result.stages) == ["raw", "repaired", "polished"]
+    side = sidecar_path(export_qubo(atleast_problem.to_qubo(), tmp_path / "q.json", "json"))  # sa's compilation
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(result.raw.to_serializable()))
+    assert main(["decode", str(side), str(answer), "--json", "--polish"]) == 0
+    decoded = json.loads(capsys.readouterr().out)
+    assert decoded["stages"] == {name: stage.to_dict() for name, stage in result.stages.items()}
+    assert decoded["stage"] == result.stage and decoded["rule"] == str(result.rule)
+    assert decoded["energy"] == pytest.approx(result.solver_objective) and decoded["samples"] == 5
+    assert main(["decode", str(side), str(answer), "--json"]) == 0
+    unpolished = json.loads(capsys.readouterr().out)
+    assert unpolished["stages"] == {name: decoded["stages"][name] for name in ("raw", "repaired")}
+    assert main(["decode", str(side), str(answer), "--polish"]) == 0
+    assert "\npolished:   " in capsys.readouterr().out

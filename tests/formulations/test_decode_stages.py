@@ -9,10 +9,12 @@ import numpy as np
 import pytest
 from dwave.samplers import SimulatedAnnealingSampler
 
+from boolrules.exceptions import FormatError
 from boolrules.formulations import depth_one, depth_two
 from boolrules.formulations.qubo_problem import STAGES, Stage
 from boolrules.rules import Literal
 
+from ..errors import assert_raises_clearly
 from ..reference import depth_one_predictions
 from .tiny import tiny
 
@@ -171,3 +173,18 @@ def test_depth_two_feasibility_follows_its_hard_rows():
     unused[labels.index("u[0]")] = 0
     assert not qubo.feasible(np.array([both, unused])).any()
     assert qubo.decode_stages(both).stages["raw"].rule is None
+
+
+def test_a_serialized_sample_set_decodes_as_the_sample_set():
+    """A SampleSet's `to_serializable()` dict (as a JSON file holds it) is taken as the SampleSet
+    itself, SPIN too; a broken one is refused clearly."""
+    X, y = breast_cancer()
+    qubo = depth_one(X, y, "Or", max_num_literals=2).to_qubo(eta=True)
+    samples = few_sweeps(qubo)
+    stages = qubo.decode_stages(samples).stages
+    assert qubo.decode_stages(samples.to_serializable()).stages == stages
+    spin = samples.change_vartype(dimod.SPIN, inplace=False).to_serializable()
+    assert qubo.decode_stages(spin).stages == stages
+    np.testing.assert_array_equal(qubo.feasible(samples.to_serializable()), qubo.feasible(samples))
+    assert_raises_clearly(FormatError, lambda: qubo.decode_stages({"type": "SampleSet", "record": 1}),
+                          "not a valid serialized dimod SampleSet")

@@ -211,14 +211,19 @@ def build_parser() -> argparse.ArgumentParser:
     decode = sub.add_parser("decode", epilog=EPILOG,
                             help="decode samples solved elsewhere, with an export's sidecar",
                             description="Rebuild the problem an export's sidecar (FILE.boolrules.json) describes "
-                                        "and decode samples of that file: print the best one's rule, its objective, "
-                                        "whether the raw sample was feasible, and the repaired rule.")
+                                        "and decode samples of that file as `solve` reports a sampler's answer: the "
+                                        "lowest-energy sample as it stands (raw), the best sample repaired and, with "
+                                        "--polish, polished, each rule with its objective, and how many samples were "
+                                        "feasible.")
     decode.add_argument("sidecar", metavar="SIDECAR", help="the sidecar written beside the exported file")
     decode.add_argument("samples", metavar="SAMPLES",
                         help="a JSON file ('-': standard input): a dict {variable: value}, a list of them, a "
                              "bitstring or a list of bitstrings (file order: the first character is variable 0), "
                              "a dimod SampleSet (to_serializable), or Qiskit counts {\"0101...\": n} "
                              "(little-endian as Qiskit prints them: the last character is variable 0)")
+    decode.add_argument("--polish", action="store_true",
+                        help="polish the repaired rule by native literal swaps, additions and removals (stage "
+                             "polished)")
     decode.add_argument("--json", action="store_true", help="print one JSON object")
 
     datasets = sub.add_parser("datasets", parents=[p["common"]], epilog=EPILOG,

@@ -1,6 +1,6 @@
 """Decode what comes back from a solver elsewhere: `load_problem(sidecar)` rebuilds the exported
-problem from its sidecar, and its `decode(samples)` gives the rule, its objective and whether the
-raw sample was feasible, through the problem's own decoding and repair (no second decoder).
+problem from its sidecar, and its `decode(samples)` decodes them stage by stage as a backend's
+`solve` reports a sampler's answer (`decode_samples`: raw, repaired, polished; no second decoder).
 
 Samples may be a dict {variable: value} (the file's names), a list of such dicts, a bitstring or
 a list of bitstrings (file order, variables[0] first), rows of values in file order, a dimod
@@ -16,7 +16,7 @@ import dimod
 import numpy as np
 
 from ..exceptions import FormatError
-from ..formulations.qubo_problem import best_sample, repair_samples
+from ..formulations.qubo_problem import Stage, decode_samples, serialized_sampleset
 from ..rules import Rule
 from .sidecar import read_sidecar, rebuild
 
@@ -27,34 +27,45 @@ _BITS = frozenset("01")
 
 @dataclass(frozen=True)
 class DecodedSamples:
-    """The best of the samples decoded: the one whose repaired rule has the lowest objective (ties:
-    lowest energy). `rule` and `objective` are what the problem's own decoding gives (repaired to
-    the literal bounds, with the best k); `raw_rule` is the sample's own selection as it came back
-    (None when it encodes no rule, e.g. k above its literals), `feasible` whether the raw sample is
-    a valid rule as it stands (a QUBO sample: every hard row and bound holds at its values, η and
-    slack not judged, as `QuboProblem` judges its samplers' answers; a model sample: every row of
-    the ILP), `energy` its energy in the file's model (offset included)."""
+    """Samples decoded stage by stage, as `solve` reports a sampler's answer (`decode_samples`):
+    `stages` maps "raw" (the lowest-energy sample as it stands: its rule and objective when it is
+    feasible), "repaired" (the best of the samples repaired to the literal bounds, with the best k)
+    and, when polishing, "polished" to a `Stage`; `rule` and `objective` are the last stage's.
+    `num_samples` read and `num_feasible` of them as they stand count a repeated sample as often as
+    it occurs (feasible: a QUBO sample's hard rows and bounds hold at its values, η and slack not
+    judged, as `QuboProblem` judges its samplers' answers; a model sample's every row of the ILP);
+    `num_distinct` counts it once. `energy` and `sample`: the lowest-energy sample's energy in the
+    file's model (offset included) and its values by the file's names."""
 
-    rule: Rule
-    objective: float
-    feasible: bool
-    raw_rule: Rule | None
-    raw_objective: float | None
+    stages: dict[str, Stage]
     energy: float
     sample: dict
     num_samples: int
     num_distinct: int
     num_feasible: int
 
+    @property
+    def stage(self) -> str:
+        """The last stage: the one whose rule `rule` is."""
+        return list(self.stages)[-1]
+
+    @property
+    def rule(self) -> Rule:
+        """The last stage's rule."""
+        return self.stages[self.stage].rule
+
+    @property
+    def objective(self) -> float:
+        """The last stage's objective."""
+        return self.stages[self.stage].objective
+
     def to_dict(self, feature_names=None) -> dict:
-        """JSON-ready: rules as text (named by `feature_names` when given) and as indices."""
-        def text(rule):
-            return None if rule is None else rule.to_str(feature_names)
-        return {"rule": text(self.rule), "rule_indices": str(self.rule), "objective": self.objective,
-                "feasible": self.feasible, "raw_rule": text(self.raw_rule),
-                "raw_rule_indices": None if self.raw_rule is None else str(self.raw_rule),
-                "raw_objective": self.raw_objective, "energy": self.energy, "samples": self.num_samples,
-                "distinct_samples": self.num_distinct, "feasible_samples": self.num_feasible, "sample": self.sample}
+        """JSON-ready, with the keys `boolrules solve --json` gives the rule and its stages: rules as
+        text (named by `feature_names` when given), the last stage's also as indices."""
+        return {"rule": self.rule.to_str(feature_names), "rule_indices": str(self.rule), "objective": self.objective,
+                "stage": self.stage, "stages": {name: stage.to_dict(feature_names) for name, stage in self.stages.items()},
+                "energy": self.energy, "samples": self.num_samples, "distinct_samples": self.num_distinct,
+                "feasible_samples": self.num_feasible, "sample": self.sample}
 
 
 class LoadedProblem:
@@ -91,11 +102,15 @@ class LoadedProblem:
                              f"{'SPIN' if spin else 'BINARY'} {self.format} file")
         return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts
 
-    def decode(self, samples) -> DecodedSamples:
-        """The best of `samples` decoded (`DecodedSamples`); see the module for the forms samples take."""
+    def decode(self, samples, polish: bool = False) -> DecodedSamples:
+        """`samples` decoded stage by stage (`DecodedSamples`): raw, repaired and, with `polish`,
+        polished; see the module for the forms samples take."""
         rows, counts = self.samples(samples)
-        unique, inverse = np.unique(rows, axis=0, return_inverse=True)
-        occurrences = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))
+        # distinct rows in the order they first occur: the first sample wins ties, as in `decode_samples`
+        unique, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        order = np.argsort(first)
+        occurrences = np.bincount(inverse.ravel(), weights=counts, minlength=len(unique))[order]
+        unique = unique[order]
         problem = self.problem
         if self.qubo is not None:
             qubo = self.qubo
@@ -107,19 +122,13 @@ class LoadedProblem:
             energies = unique @ form.c + form.c0
             feasible = problem.feasible(unique)
             values = [problem.values_from_vector(x) for x in unique]
-        repaired = repair_samples(problem, values)
-        best = best_sample(repaired.objectives, energies)
-        try:
-            raw_rule = problem.decode(values[best])
-        except ValueError:  # the raw values encode no rule (k beyond the chosen literals)
-            raw_rule = None
-        sample = dict(zip(self.variables, unique[best].tolist()))
+        decoding = decode_samples(problem, values, energies, feasible, polish=polish, occurrences=occurrences)
+        lowest = int(np.argmin(energies))
+        sample = dict(zip(self.variables, unique[lowest].tolist()))
         return DecodedSamples(
-            rule=repaired.rules[best], objective=repaired.objectives[best], feasible=bool(feasible[best]),
-            raw_rule=raw_rule, raw_objective=None if raw_rule is None else problem.objective(raw_rule),
-            energy=float(energies[best]),
+            stages=decoding.stages, energy=float(energies[lowest]),
             sample={k: int(v) if float(v).is_integer() else v for k, v in sample.items()},
-            num_samples=int(round(occurrences.sum())), num_distinct=len(unique), num_feasible=int(feasible.sum()))
+            num_samples=decoding.num_samples, num_distinct=len(unique), num_feasible=decoding.feasible)
 
 
 def load_problem(sidecar) -> LoadedProblem:
@@ -136,11 +145,8 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
     """(rows in file order, occurrences, spin?) where spin is known from the samples themselves
     (a SampleSet's vartype, bitstrings: binary) or None."""
     n = len(variables)
-    if isinstance(samples, dict) and samples.get("type") == "SampleSet":
-        try:
-            samples = dimod.SampleSet.from_serializable(samples)
-        except (KeyError, TypeError, ValueError, IndexError) as err:
-            raise FormatError(f"the samples are not a valid serialized dimod SampleSet: {err!r}") from None
+    serialized = serialized_sampleset(samples)
+    samples = samples if serialized is None else serialized
     if isinstance(samples, dimod.SampleSet):
         if len(samples) == 0:
             raise FormatError("the sample set is empty")

@@ -14,7 +14,7 @@ from typing import NamedTuple
 import dimod
 import numpy as np
 
-from ..exceptions import InputError, InputTypeError
+from ..exceptions import FormatError, InputError, InputTypeError
 from ..rules import Rule
 from ..validation import check_number
 from .chain import Chain
@@ -26,7 +26,7 @@ from .standard_form import ToStandardForm
 __all__ = [
     "QuboProblem", "PENALTY_MODES", "CALIBRATED", "SCHEDULE", "calibrated_penalties", "check_compile_option",
     "check_penalty", "compile_qubo", "qubo_chain", "resolve_eta", "Stage", "Decoding", "STAGES", "Repaired",
-    "repair_samples", "best_sample",
+    "repair_samples", "best_sample", "decode_samples", "serialized_sampleset",
 ]
 
 PENALTY_MODES = ("sufficient", "calibrated", "tuned")
@@ -64,11 +64,17 @@ class Stage:
     objective: float | None
     feasible: bool
 
+    def to_dict(self, feature_names=None) -> dict:
+        """JSON-ready, as `boolrules solve --json` writes a stage: the rule as text (named by
+        `feature_names` when given), its objective, feasible."""
+        rule = None if self.rule is None else self.rule.to_str(feature_names)
+        return {"rule": rule, "objective": self.objective, "feasible": self.feasible}
+
 
 class Decoding(NamedTuple):
-    """`QuboProblem.decode_stages`' answer: the `stages` by name (`STAGES` order; "polished" only
-    when polishing), the `seconds` decoding and polishing took, and how many of the `num_samples`
-    samples were `feasible` as they stood."""
+    """A decoding of samples (`decode_samples`): the `stages` by name (`STAGES` order; "polished"
+    only when polishing), the `seconds` decoding and polishing took, and how many of the
+    `num_samples` samples were `feasible` as they stood."""
 
     stages: dict[str, Stage]
     seconds: dict[str, float]
@@ -115,6 +121,54 @@ def best_sample(objectives, *ties) -> int:
     """The best of several samples: the index of the lowest objective, ties broken by each of
     `ties` in turn (e.g. the samples' energies: the lowest), then by the first sample."""
     return int(np.lexsort((*reversed(ties), np.asarray(objectives, dtype=float)))[0])
+
+
+def decode_samples(problem, values: list[dict], energies, feasible, *, polish: bool = False,
+                   occurrences=None) -> Decoding:
+    """Samples decoded stage by stage (`STAGES`), from each sample's `values` (per block, as a
+    chain's inverse gives them), its `energies` and whether it is `feasible` as it stands.
+
+    raw: the sample of lowest energy (ties: the first) as it stands, its rule and objective when
+    it is feasible (None otherwise: it encodes no valid rule). repaired: every sample repaired and
+    the best of them by the true objective (`repair_samples`, `best_sample`; ties: the first
+    sample). polished (with `polish`): that rule improved by native literal swaps, additions and
+    removals while they lower the objective (`problem.polish_values`). Each objective is the
+    problem's own objective of that stage's rule. `occurrences`: how often each sample occurred
+    (default once each), so that the counts count repeated samples as many times."""
+    start = time.perf_counter()
+    feasible = np.asarray(feasible, dtype=bool)
+    occurrences = np.ones(len(values)) if occurrences is None else np.asarray(occurrences, dtype=float)
+    lowest = int(np.argmin(energies))
+    raw = Stage(None, None, False)
+    if feasible[lowest]:
+        rule = problem.decode(values[lowest])
+        raw = Stage(rule, problem.objective(rule), True)
+    repaired = repair_samples(problem, values)
+    best = best_sample(repaired.objectives)
+    objective = repaired.objectives[best]
+    stages = {"raw": raw, "repaired": Stage(repaired.rules[best], objective, True)}
+    seconds = {"decode": time.perf_counter() - start}
+    if polish:
+        start = time.perf_counter()
+        polished = problem.decode(problem.polish_values(repaired.values[best]))
+        # polish scores selections with λ per selected literal, but a one-literal operator that
+        # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
+        polished_objective = problem.objective(polished)
+        stages["polished"] = (Stage(polished, polished_objective, True) if polished_objective < objective
+                              else stages["repaired"])
+        seconds["polish"] = time.perf_counter() - start
+    return Decoding(stages, seconds, int(round(occurrences[feasible].sum())), int(round(occurrences.sum())))
+
+
+def serialized_sampleset(samples) -> dimod.SampleSet | None:
+    """The dimod `SampleSet` that `samples` serializes (`SampleSet.to_serializable()`'s dict), or
+    None when `samples` is not such a dict."""
+    if not (isinstance(samples, dict) and samples.get("type") == "SampleSet"):
+        return None
+    try:
+        return dimod.SampleSet.from_serializable(samples)
+    except (KeyError, TypeError, ValueError, IndexError) as err:
+        raise FormatError(f"the samples are not a valid serialized dimod SampleSet: {err!r}") from None
 
 
 def calibrated_penalties(weights, multipliers: Penalties) -> Penalties:
@@ -351,7 +405,10 @@ class QuboProblem:
     # Samples
 
     def _as_array(self, sample) -> np.ndarray:
-        """Samples (a dict, a SampleSet, or an array in `labels` order) as a 2-D 0/1 array."""
+        """Samples (a dict, a SampleSet or its `to_serializable()` dict, or an array in `labels`
+        order) as a 2-D 0/1 array."""
+        serialized = serialized_sampleset(sample)
+        sample = sample if serialized is None else serialized
         if isinstance(sample, dimod.SampleSet):
             if len(sample) == 0:
                 raise InputError("the sample set is empty: the sampler returned no samples")
@@ -417,38 +474,16 @@ class QuboProblem:
         return self.problem.feasible(x, sample_rows=False)
 
     def decode_stages(self, samples, polish: bool = True) -> Decoding:
-        """The samples decoded stage by stage (`STAGES`; README, "What the hardware did").
-
-        raw: the sample of lowest QUBO energy as it stands, its rule and objective when it is
-        `feasible` (None otherwise: it encodes no valid rule). repaired: every sample repaired
-        and the best of them by the true objective (`repair_samples`, `best_sample`; ties: the
-        first sample). polished (with `polish`): that rule improved by native literal swaps,
-        additions and removals while they lower the objective (`problem.polish_values`). Each objective is the problem's own objective of that stage's rule."""
+        """The samples (any form `energy` takes) decoded stage by stage by their QUBO energies
+        (`decode_samples`; README, "What the hardware did"): raw, repaired and, with `polish`,
+        polished. Each sample counts once, however many times the sampler saw it."""
         start = time.perf_counter()
-        problem = self.problem
         arr = self._as_array(samples)
-        feasible = self.feasible(arr)
-        all_values = self.variable_values(arr)
-        lowest = int(np.argmin(self.bqm.energies((arr, self.labels))))
-        raw = Stage(None, None, False)
-        if feasible[lowest]:
-            rule = problem.decode(all_values[lowest])
-            raw = Stage(rule, problem.objective(rule), True)
-        repaired = repair_samples(problem, all_values)
-        best = best_sample(repaired.objectives)
-        objective = repaired.objectives[best]
-        stages = {"raw": raw, "repaired": Stage(repaired.rules[best], objective, True)}
-        seconds = {"decode": time.perf_counter() - start}
-        if polish:
-            start = time.perf_counter()
-            polished = problem.decode(problem.polish_values(repaired.values[best]))
-            # polish scores selections with λ per selected literal, but a one-literal operator that
-            # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
-            polished_objective = problem.objective(polished)
-            stages["polished"] = (Stage(polished, polished_objective, True) if polished_objective < objective
-                                  else stages["repaired"])
-            seconds["polish"] = time.perf_counter() - start
-        return Decoding(stages, seconds, int(feasible.sum()), len(arr))
+        values, energies, feasible = self.variable_values(arr), self.bqm.energies((arr, self.labels)), self.feasible(arr)
+        prepared = time.perf_counter() - start
+        decoding = decode_samples(self.problem, values, energies, feasible, polish=polish)
+        decoding.seconds["decode"] += prepared
+        return decoding
 
     def decode_best(self, samples, polish: bool = True) -> tuple[Rule, float]:
         """The rule of `decode_stages`' last stage and its true objective: the best repaired rule
