@@ -15,6 +15,7 @@ from functools import partial
 
 import dimod
 import minorminer
+import numpy as np
 from dwave.cloud.config import load_config
 from dwave.system import (
     DWaveSampler,
@@ -26,8 +27,7 @@ from dwave.system.testing import MockDWaveSampler
 
 from ..exceptions import InputError, InputTypeError, SolverError
 from ..formulations.cqm import CQM_CHAIN
-from ..formulations.qubo_problem import Decoding
-from ..formulations.repair import repair
+from ..formulations.qubo_problem import Decoding, decode_samples
 from .base import Answer, Stage, unknown_options
 from .hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHRINK
 from .registry import register_backend
@@ -235,34 +235,33 @@ class LeapCqmBackend(HoldsSampler):
         sampleset = self.sampler.sample_cqm(cqm, **params)
         sampleset.resolve()  # a cloud answer is a future: its failure surfaces here
         feasible = _feasible(sampleset)
-        if len(feasible):
-            message = f"{len(feasible)} of {len(sampleset)} samples feasible"
+        if feasible.any():
+            message = f"{feasible.sum()} of {len(sampleset)} samples feasible"
         else:
-            message = f"no feasible sample among {len(sampleset)}; the rule repairs the lowest-energy one"
-        energy = float((feasible if len(feasible) else sampleset).first.energy) if len(sampleset) else None
+            message = f"no feasible sample among {len(sampleset)}; the rule is the best sample repaired"
+        energies = sampleset.record.energy[feasible] if feasible.any() else sampleset.record.energy
+        energy = float(energies.min()) if len(sampleset) else None
         return Answer(sampleset, "feasible", message, objective=energy, info=dict(sampleset.info))
 
     def decode(self, problem, sampleset, inverses, options: dict) -> Decoding:
-        """The lowest-energy feasible sample decoded as it stands (stage raw) or, with none
-        feasible, the lowest-energy sample's literals repaired into a valid rule (stage repaired)."""
+        """The samples decoded as every sampler's are (`decode_samples`), a CQM's energy counting
+        only where the solver marks the sample feasible: the lowest-energy feasible sample as it
+        stands is the answer (stage raw); with none feasible, the best sample repaired (stage
+        repaired)."""
         if len(sampleset) == 0:
             raise InputError("the solver returned none")
-        # every sample is over the same variables: the first shows whether they are the CQM's
-        self.chain.invert(sampleset.first.sample, inverses)
+        values = [self.chain.invert(sample, inverses) for sample in sampleset.samples()]
         feasible = _feasible(sampleset)
-        values = self.chain.invert((feasible if len(feasible) else sampleset).first.sample, inverses)
-        if len(feasible):
-            rule = problem.decode(values)
-            stages = {"raw": Stage(rule, problem.objective(rule), True)}
-        else:
-            rule = repair(problem, values["b"], values["bt"])
-            stages = {"raw": Stage(None, None, False), "repaired": Stage(rule, problem.objective(rule), True)}
-        return Decoding(stages, {}, len(feasible), len(sampleset))
+        decoding = decode_samples(problem, values, np.where(feasible, sampleset.record.energy, np.inf), feasible)
+        if decoding.stages["raw"].feasible:  # the solver's own answer, untouched by repair
+            return decoding._replace(stages={"raw": decoding.stages["raw"]})
+        return decoding
 
 
-def _feasible(sampleset: dimod.SampleSet) -> dimod.SampleSet:
-    """The samples the CQM solver marks feasible (none of a sample set that marks none)."""
-    return sampleset.filter(lambda datum: getattr(datum, "is_feasible", False))
+def _feasible(sampleset: dimod.SampleSet) -> np.ndarray:
+    """Per sample, whether the CQM solver marks it feasible (none of a sample set that marks none)."""
+    record = sampleset.record
+    return record.is_feasible.astype(bool) if "is_feasible" in record.dtype.names else np.zeros(len(record), bool)
 
 
 def _leap_cqm_client() -> LeapHybridCQMSampler:
