@@ -124,6 +124,28 @@ def test_leap_cqm_says_when_it_repaired():
     assert as_is.stage == "raw" and list(as_is.stages) == ["raw"]
 
 
+def test_leap_cqm_without_a_feasible_sample_repairs_the_best_not_the_lowest_energy_one():
+    """Decoded as every sampler's samples are (`decode_samples`): with none feasible, the repaired
+    stage is the best sample repaired, here the optimum with its error marks cleared (infeasible,
+    energy above the all-zero sample's 0), not the all-zero sample, whose repair is worse."""
+    from boolrules.backends.dwave import LeapCqmBackend
+
+    from ..fakes import FakeCqmSampler
+
+    X, y = planted(Or(Literal(0), Literal(1)), 40, 4, 0)
+    y = y.copy()
+    y[:3] ^= 1  # label noise: the optimum misclassifies some rows (η = 1 there)
+    problem = depth_one(X, y, "AtLeast", max_num_literals=2)
+    names = problem.standard_form.var_names
+    optimum = get_backend("highs").solve(problem)
+    cleared = np.where([name.startswith("eta") for name in names], 0, optimum.raw)  # error rows now violated
+    zeros = np.zeros(len(names))
+    result = LeapCqmBackend(sampler=FakeCqmSampler(problem, [zeros, cleared], include_optimum=False)).solve(problem)
+    assert result.stage == "repaired" and result.stages["raw"] == Stage(None, None, False)
+    assert result.objective == pytest.approx(optimum.objective)
+    assert optimum.objective < problem.objective(problem.decode(problem.repair_values(problem.values_from_vector(zeros))))
+
+
 @pytest.mark.parametrize("name", ["highs", "native"])
 def test_backends_that_do_not_polish_refuse_the_option(name):
     assert "polish" not in get_backend(name).capabilities
