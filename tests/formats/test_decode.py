@@ -14,7 +14,7 @@ from boolrules import load_problem as top_level_load_problem
 from boolrules.backends import get_backend
 from boolrules.cli import main
 from boolrules.formats import export_problem, export_qubo, load_problem, sidecar_path
-from boolrules.formulations import depth_two
+from boolrules.formulations import depth_one, depth_two
 from boolrules.formulations.qubo_problem import Stage
 from boolrules.formulations.repair import feasible_point
 
@@ -35,19 +35,58 @@ def rows(exported):
     return np.random.default_rng(5).integers(0, 2, (12, qubo.num_variables))
 
 
+def file_energies(loaded, rows) -> np.ndarray:
+    """The energies of `rows` in the exported file's own model (its offset only if it holds it)."""
+    offset = 0.0 if loaded.sidecar["offset_in_file"] else loaded.sidecar["offset"]
+    return np.atleast_1d(loaded.qubo.energy(rows)) - offset
+
+
+def test_samples_carrying_another_problems_energies_are_refused(exported, rows, tmp_path):
+    """A sample set solved on another export (here: λ changed) carries energies this problem does not
+    give its samples: refused naming the mismatch, as is a sidecar whose offset was edited."""
+    qubo, side = exported
+    loaded = load_problem(side)
+    problem = qubo.problem
+    other = depth_one(problem.X, problem.y, problem.operator, max_num_literals=problem.max_num_literals,
+                      lam=problem.lam + 0.5)
+    theirs = np.atleast_1d(other.to_qubo(eta=True).energy(rows)) - (
+        0.0 if loaded.sidecar["offset_in_file"] else loaded.sidecar["offset"])
+    sampleset = dimod.SampleSet.from_samples((rows, loaded.variables), "BINARY", energy=theirs)
+    assert_raises_clearly(ValueError, lambda: loaded.decode(sampleset), "energies", "another export")
+    ours = dimod.SampleSet.from_samples((rows, loaded.variables), "BINARY", energy=file_energies(loaded, rows))
+    assert loaded.decode(ours).num_samples == len(rows)
+    edited = json.loads(side.read_text())
+    edited["offset"] += 1.0
+    (tmp_path / "edited.json").write_text(json.dumps(edited))
+    assert_raises_clearly(ValueError, lambda: load_problem(tmp_path / "edited.json"), "offset")
+
+
+def test_samples_may_name_the_variables_by_their_qubo_labels(exported, rows):
+    """An OMMX solver reports variables by name (b[0]), the file numbers them: both namings decode
+    alike; a mix of the two is refused."""
+    qubo, side = exported
+    loaded = load_problem(side)
+    by_label = [dict(zip(qubo.labels, row.tolist())) for row in rows]
+    by_file = [dict(zip(loaded.variables, row.tolist())) for row in rows]
+    assert loaded.decode(by_label) == loaded.decode(by_file)
+    mixed = {**dict(zip(loaded.variables[:1], rows[0][:1].tolist())), **dict(zip(qubo.labels[1:], rows[0][1:].tolist()))}
+    assert_raises_clearly(ValueError, lambda: loaded.decode(mixed), "variables")
+
+
 def test_every_form_of_samples_decodes_alike(exported, rows):
     qubo, side = exported
     loaded = load_problem(side)
     names = loaded.variables
     bitstrings = ["".join(map(str, row)) for row in rows]
+    energies = file_energies(loaded, rows)  # what a sampler reports on the file
     forms = {
         "array": rows,
         "bitstrings": bitstrings,
         "dicts": [dict(zip(names, row.tolist())) for row in rows],
         "rows": rows.tolist(),
         "counts": {s[::-1]: 2 for s in bitstrings},  # Qiskit's order: variable 0 is the last character
-        "sampleset": dimod.SampleSet.from_samples((rows, [int(n) for n in names]), "BINARY", energy=0),
-        "serializable": dimod.SampleSet.from_samples((rows, names), "BINARY", energy=0).to_serializable(),
+        "sampleset": dimod.SampleSet.from_samples((rows, [int(n) for n in names]), "BINARY", energy=energies),
+        "serializable": dimod.SampleSet.from_samples((rows, names), "BINARY", energy=energies).to_serializable(),
     }
     decodings = {form: loaded.decode(samples) for form, samples in forms.items()}
     reference = min(qubo.objective(qubo.decode(row)) for row in rows)

@@ -81,7 +81,21 @@ class LoadedProblem:
         if hasattr(self.problem, "feature_names"):  # so a Result of the rebuilt problem is named too
             self.problem.feature_names = self.feature_names
         self.format = sidecar["format"]
-        self._position = {name: i for i, name in enumerate(self.variables)}
+        # samples may name the variables as the file does or by their QUBO labels (OMMX solvers
+        # report names: b[0], not the ids 0, 1, ... the file numbers them by)
+        self._namings = (self.variables, [str(label) for label in sidecar["labels"]])
+        self._check_offset()
+
+    def _check_offset(self) -> None:
+        """The sidecar's offset is the rebuilt problem's (an edited one would shift every energy)."""
+        if self.qubo is not None:
+            bqm = self.qubo.bqm.spin if self.sidecar["vartype"] == "SPIN" else self.qubo.bqm.binary
+            offset = bqm.offset
+        else:
+            offset = self.problem.standard_form.c0
+        if not np.isclose(self.sidecar["offset"], offset, rtol=1e-9, atol=1e-9):
+            raise FormatError(f"the sidecar's offset {self.sidecar['offset']!r} is not the rebuilt problem's "
+                              f"{float(offset)!r}")
 
     def __repr__(self) -> str:
         what = "QUBO" if self.qubo is not None else "model"
@@ -90,22 +104,45 @@ class LoadedProblem:
 
     def samples(self, samples) -> tuple[np.ndarray, np.ndarray]:
         """(rows of values in file order, occurrences of each row) from any accepted form of samples."""
-        rows, counts, spin = _rows(samples, self.variables, self._position, self.qubo is not None)
+        return self._read(samples)[:2]
+
+    def _read(self, samples) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """`samples` as (rows, occurrences) and the energies the samples carry (a SampleSet's), if any."""
+        rows, counts, spin, energies = _rows(samples, self._namings, self.qubo is not None)
         rows = np.asarray(rows, dtype=float)
         if self.qubo is None:
-            return rows, counts
+            return rows, counts, energies
         if spin is None:  # values given as numbers: spins for an Ising file
             spin = self.sidecar["vartype"] == "SPIN"
         allowed = (-1, 1) if spin else (0, 1)
         if not np.isin(rows, allowed).all():
             raise FormatError(f"sample values must be {' or '.join(map(str, allowed))} for this "
                              f"{'SPIN' if spin else 'BINARY'} {self.format} file")
-        return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts
+        return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts, energies
+
+    def _check_energies(self, rows: np.ndarray, given: np.ndarray) -> None:
+        """The energies a sample set carries are this problem's energies of its samples (less the
+        offset where the file does not hold it): else they answer another export."""
+        if self.qubo is not None:
+            expected = np.atleast_1d(self.qubo.energy(rows))
+            if not self.sidecar["offset_in_file"]:
+                expected = expected - self.sidecar["offset"]
+        else:
+            form = self.problem.standard_form
+            expected = rows @ form.c + form.c0
+        off = ~np.isclose(given, expected, rtol=1e-6, atol=1e-6)
+        if off.any():
+            i = int(np.argmax(off))
+            raise FormatError(f"the samples' own energies are not this problem's: sample {i} has {given[i]:.6g} in "
+                              f"the sample set and {expected[i]:.6g} here ({int(off.sum())} of {len(off)} differ); "
+                              f"were they solved on another export (other rows, λ, penalties or offset)?")
 
     def decode(self, samples, polish: bool = False) -> DecodedSamples:
         """`samples` decoded stage by stage (`DecodedSamples`): raw, repaired and, with `polish`,
         polished; see the module for the forms samples take."""
-        rows, counts = self.samples(samples)
+        rows, counts, given = self._read(samples)
+        if given is not None:
+            self._check_energies(rows, given)
         # distinct rows in the order they first occur: the first sample wins ties, as in `decode_samples`
         unique, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
         order = np.argsort(first)
@@ -141,20 +178,22 @@ def load_problem(sidecar) -> LoadedProblem:
         raise FormatError(f"{sidecar}: {err}") from err
 
 
-def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, bool | None]:
-    """(rows in file order, occurrences, spin?) where spin is known from the samples themselves
-    (a SampleSet's vartype, bitstrings: binary) or None."""
-    n = len(variables)
+def _rows(samples, namings, binary_file) -> tuple[list, np.ndarray, bool | None, np.ndarray | None]:
+    """(rows in file order, occurrences, spin?, energies) where spin is known from the samples
+    themselves (a SampleSet's vartype, bitstrings: binary) or None, and energies are a SampleSet's
+    own (None for other forms). `namings`: the variables' names in file order, by the file and by label."""
+    n = len(namings[0])
     serialized = serialized_sampleset(samples)
     samples = samples if serialized is None else serialized
     if isinstance(samples, dimod.SampleSet):
         if len(samples) == 0:
             raise FormatError("the sample set is empty")
         names = [str(v) for v in samples.variables]
-        _check_names(names, position)
-        order = [names.index(v) for v in variables]
+        position = {name: i for i, name in enumerate(names)}
+        order = [position[v] for v in _naming(names, namings)]
         spin = samples.vartype is dimod.SPIN if binary_file else None
-        return samples.record.sample[:, order].tolist(), samples.record.num_occurrences.astype(float), spin
+        record = samples.record
+        return record.sample[:, order].tolist(), record.num_occurrences.astype(float), spin, record.energy.astype(float)
     if isinstance(samples, np.ndarray):
         samples = np.atleast_2d(samples).tolist()
     if isinstance(samples, str) or (isinstance(samples, list) and len(samples) == n and all(
@@ -165,7 +204,7 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
             if not binary_file:
                 raise FormatError("Qiskit counts are bitstrings over binary variables; a model file's samples are "
                                  "{variable: value} dicts or a SampleSet")
-            return [[int(c) for c in reversed(key)] for key in samples], np.array(list(samples.values()), float), False
+            return [[int(c) for c in reversed(key)] for key in samples], np.array(list(samples.values()), float), False, None
         samples = [samples]
     if not isinstance(samples, list) or not samples:
         raise FormatError("samples must be a dict, a SampleSet, a bitstring or a non-empty list of samples; "
@@ -182,7 +221,7 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
             spin = False
         elif isinstance(item, dict):
             names = [str(k) for k in item]
-            _check_names(names, position)
+            position = {name: i for i, name in enumerate(_naming(names, namings))}
             row = [None] * n
             for name, value in zip(names, item.values()):
                 row[position[name]] = _number(value, f"sample {i}'s {name}")
@@ -191,13 +230,22 @@ def _rows(samples, variables, position, binary_file) -> tuple[list, np.ndarray, 
             rows.append([_number(value, f"sample {i}") for value in item])
         else:
             raise FormatError(f"sample {i} must be a dict, a bitstring or a list of {n} values, got {str(item)[:40]!r}")
-    return rows, np.ones(len(rows)), spin
+    return rows, np.ones(len(rows)), spin, None
 
 
 def _is_counts(samples: dict, n: int) -> bool:
     """Qiskit counts: every key a bitstring of one bit per variable, every value a count >= 0."""
     return all(isinstance(k, str) and len(k) == n and set(k) <= _BITS for k in samples) and all(
         isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0 for v in samples.values())
+
+
+def _naming(names, namings) -> list[str]:
+    """Which of `namings` (the file's names, the QUBO labels) the samples' `names` use, checked:
+    every variable named once, no other name."""
+    by_file, by_label = namings
+    known = by_label if not set(names) <= set(by_file) and set(names) <= set(by_label) else by_file
+    _check_names(names, set(known))
+    return known
 
 
 def _check_names(names, position) -> None:
