@@ -339,6 +339,11 @@ def test_mock_qpu_from_toml_runs_offline_and_its_seed_repeats_a_run():
     for result in runs:
         assert result.status == "feasible" and result.rule == Or(Literal(0), Literal(1))
         assert "chain_break_fraction" in result.raw.record.dtype.names
+        embedding = result.info["embedding"]  # reported as the real QPU's result reports it
+        assert embedding["variables"] == result.raw.record.sample.shape[1]
+        assert embedding["qubits"] >= embedding["variables"] and embedding["max_chain_length"] >= 1
+        assert embedding["chain_strength"] > 0
+        assert set(result.info["chain_break_fraction"]) == {"lowest_energy", "mean"}
     assert np.array_equal(runs[0].raw.record.sample, runs[1].raw.record.sample)
     assert not np.array_equal(runs[0].raw.record.sample, runs[2].raw.record.sample)
 

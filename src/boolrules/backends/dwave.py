@@ -122,10 +122,13 @@ class _SeededEmbedding(EmbeddingComposite):
 
 
 def _mock_qpu(topology: str):
-    """The mock QPU of `topology` behind seeded minor embedding whose failure says what to do."""
+    """The mock QPU of `topology` behind seeded minor embedding whose failure says what to do,
+    returning its embedding in the sample set's info as the real QPU's composite does (`_embedded`)."""
     qpu = MockQpu(topology)
-    return _SeededEmbedding(qpu, find_embedding=partial(_embed, qubits=len(qpu.properties["qubits"]),
-                                                        qpu=f"mock {topology}"))
+    composite = _SeededEmbedding(qpu, find_embedding=partial(_embed, qubits=len(qpu.properties["qubits"]),
+                                                             qpu=f"mock {topology}"))
+    composite.return_embedding_default = True
+    return composite
 
 
 class QpuPreset(Preset):
