@@ -645,6 +645,22 @@ def test_datasets_json(capsys):
 # errors and exit codes
 
 
+def test_a_reader_that_leaves_ends_the_command_quietly(monkeypatch, capsys):
+    """`boolrules datasets | head -1`: the pipe's reader is gone; the command ends with 128 + SIGPIPE
+    and no error message, as Unix tools do (not "error: [Errno 32] Broken pipe", exit 2)."""
+    import os
+    import signal
+
+    for buffering in (1, -1):  # the reader gone at a line written, or at the buffer's flush
+        read, write = os.pipe()
+        os.close(read)
+        with open(write, "w", buffering=buffering) as gone:
+            monkeypatch.setattr(sys, "stdout", gone)
+            assert main(["datasets"]) == 128 + signal.SIGPIPE
+            monkeypatch.undo()
+        assert capsys.readouterr().err == ""
+
+
 def test_help_exits_0(capsys):
     assert main(["--help"]) == 0
     assert "solve" in capsys.readouterr().out

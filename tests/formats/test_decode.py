@@ -61,6 +61,13 @@ def test_samples_carrying_another_problems_energies_are_refused(exported, rows, 
     assert_raises_clearly(ValueError, lambda: load_problem(tmp_path / "edited.json"), "offset")
 
 
+def test_a_decoding_prints_on_one_short_line(exported, rows):
+    """Its repr names the stage, rule, objective and counts, not the sample's thousands of values."""
+    decoding = load_problem(exported[1]).decode(rows)
+    text = repr(decoding)
+    assert "\n" not in text and len(text) < 200 and str(decoding.rule) in text and decoding.stage in text
+
+
 def test_samples_may_name_the_variables_by_their_qubo_labels(exported, rows):
     """An OMMX solver reports variables by name (b[0]), the file numbers them: both namings decode
     alike; a mix of the two is refused."""

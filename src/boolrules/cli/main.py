@@ -3,6 +3,8 @@ exit status and a one-line message."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
 from .errors import SolverFailure, UsageError
@@ -18,10 +20,15 @@ def main(argv=None) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
             return exc.code if isinstance(exc.code, int) else 2
-        return _command(args.command)(args)
+        status = _command(args.command)(args)
+        sys.stdout.flush()  # a reader gone while the output sat in the buffer surfaces here, not at exit
+        return status
     except KeyboardInterrupt:
         print("boolrules: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `boolrules fit | head`: the reader is gone; end quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        return 128 + signal.SIGPIPE
     except (SolverFailure, RuntimeError, ImportError) as exc:  # RuntimeError: e.g. no rule, no D-Wave token
         print(f"boolrules: error: {_one_line(exc)}", file=sys.stderr)
         return 1

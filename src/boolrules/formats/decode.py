@@ -44,6 +44,11 @@ class DecodedSamples:
     num_distinct: int
     num_feasible: int
 
+    def __repr__(self) -> str:
+        """One short line, as the library's other results print (the sample's values stay in `sample`)."""
+        return (f"DecodedSamples({self.stage}: {self.rule}, objective {self.objective:.6g}; {self.num_samples} "
+                f"samples, {self.num_distinct} distinct, {self.num_feasible} feasible; lowest energy {self.energy:.6g})")
+
     @property
     def stage(self) -> str:
         """The last stage: the one whose rule `rule` is."""
