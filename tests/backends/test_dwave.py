@@ -17,6 +17,7 @@ from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
 from boolrules.rules import Literal, Or
 
+from ..errors import assert_raises_clearly
 from ..fakes import ClosableHybrid, Failing, FakeCqmSampler, FakeHybrid, WithMinimum
 from ..planted import planted as planted_data
 
@@ -107,16 +108,26 @@ def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
         get_backend("dwave-qpu", sampler=mock_qpu(2), eta=True, slack="minimal").solve(problem)
 
 
-def test_a_qubo_too_dense_to_embed_is_an_error_result():
+def test_more_interactions_than_couplers_is_refused_before_embedding(monkeypatch):
+    """Each interaction needs a coupler of its own: a QUBO with more cannot embed, and is refused
+    before a search that would only run out its time-out."""
     problem = planted(30, 8, "AtLeast")
     qpu = mock_qpu(3)
     compile_options = {"eta": False, "penalty": "calibrated", "slack": "minimal"}
     bqm = problem.to_qubo(**compile_options).bqm  # as dwave-qpu compiles it with these options
-    assert bqm.num_variables < 128  # fewer variables than qubits: minorminer must give up, not the size check
-    assert bqm.num_interactions > len(qpu.edgelist)  # more interactions than couplers: no embedding exists
+    assert bqm.num_variables < 128 < bqm.num_interactions  # within the qubits, beyond the couplers
+    assert bqm.num_interactions > len(qpu.edgelist)
+    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
+    assert_raises_clearly(ValueError, lambda: get_backend("dwave-qpu", sampler=qpu, **compile_options).solve(problem),
+                          f"{bqm.num_interactions} interactions", f"only {len(qpu.edgelist)} couplers", "max_samples")
+
+
+def test_an_embedding_minorminer_cannot_find_is_an_error_result(monkeypatch):
+    problem = planted(16, 3)
+    qpu = mock_qpu(3)
+    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: {})  # gave up within its time-out
     qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
-    result = get_backend("dwave-qpu", sampler=qpu, **compile_options,
-                         embedding_parameters={"timeout": 1}).solve(problem)
+    result = get_backend("dwave-qpu", sampler=qpu, embedding_parameters={"timeout": 1}).solve(problem)
     assert result.status == "error" and result.rule is None
     assert result.message.startswith("backend 'dwave-qpu': sampling failed (InputError: minorminer found no "
                                      "embedding") and "search limited to 1 s" in result.message

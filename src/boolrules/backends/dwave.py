@@ -161,12 +161,16 @@ class QpuPreset(Preset):
 
 
 def _fits_the_qpu(name, qubo, sampler, options) -> None:
-    """More QUBO variables than the QPU has qubits can never be embedded: say so before trying."""
+    """More QUBO variables than the QPU has qubits, or more interactions than it has couplers (each
+    needs one of its own), can never be embedded: say so before a search that would only time out."""
     qpu = sampler.child
-    qubits = len(qpu.properties["qubits"])
+    qubits, couplers = len(qpu.properties["qubits"]), len(qpu.properties["couplers"])
     if qubo.num_variables > qubits:
         raise InputError(f"the QUBO has {qubo.num_variables} variables but the QPU {_qpu_name(qpu)} has only {qubits} "
                          f"qubits; {SHRINK_QPU}")
+    if qubo.bqm.num_interactions > couplers:
+        raise InputError(f"the QUBO has {qubo.bqm.num_interactions} interactions but the QPU {_qpu_name(qpu)} has only "
+                         f"{couplers} couplers; {SHRINK_QPU}")
 
 
 def _hybrid(sampler=None):
