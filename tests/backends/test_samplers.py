@@ -6,6 +6,7 @@ from boolrules.backends import get_backend
 from boolrules.backends.samplers import SIMULATED_ANNEALING
 from boolrules.formulations import depth_one
 
+from ..errors import assert_raises_clearly
 from ..formulations.tiny import tiny
 
 FAST = {
@@ -92,6 +93,22 @@ def test_exact_refuses_large_qubos_and_says_how_to_shrink(or_problem):
 def test_bad_options_are_named(name, options, error, match):
     with pytest.raises(error, match=match):
         get_backend(name, **options)
+
+
+def test_tabu_refuses_a_qubo_whose_dense_copies_exceed_the_memory(or_problem, monkeypatch):
+    """tabu holds the QUBO as dense n x n matrices: on a machine with too little memory for them it
+    is refused before sampling, naming the size and what to do (not killed by the kernel)."""
+    from boolrules.backends import samplers
+
+    n = or_problem.to_qubo().num_variables
+    need = samplers.TABU_DENSE_COPIES * 8 * n ** 2
+    monkeypatch.setattr(samplers, "physical_memory", lambda: int(need / samplers.MEMORY_SHARE) - 1)
+    assert_raises_clearly(ValueError, lambda: get_backend("tabu", num_reads=1).solve(or_problem),
+                          f"{n} variables", "dense", "max_samples", "use sa")
+    monkeypatch.setattr(samplers, "physical_memory", lambda: int(need / samplers.MEMORY_SHARE) + 1)
+    assert get_backend("tabu", num_reads=1, seed=0).solve(or_problem).status == "feasible"
+    monkeypatch.setattr(samplers, "physical_memory", lambda: None)  # a system that does not say: no guard
+    assert get_backend("tabu", num_reads=1, seed=0).solve(or_problem).status == "feasible"
 
 
 def test_tabu_samples_in_short_batches_and_makes_every_read(or_problem):

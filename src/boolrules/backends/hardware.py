@@ -5,6 +5,7 @@ a minor embedding into a QPU's graph (`boolrules inspect --embed pegasus`)."""
 
 from __future__ import annotations
 
+import os
 import time
 
 import dimod
@@ -13,7 +14,7 @@ import numpy as np
 from ..exceptions import InputError
 from ..validation import check_integer, check_number
 
-__all__ = ["COMPARED_MODES", "EXACT_MAX_VARIABLES", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES",
+__all__ = ["COMPARED_MODES", "EXACT_MAX_VARIABLES", "MEMORY_SHARE", "TABU_DENSE_COPIES", "physical_memory", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES",
            "QPU_H_RANGE", "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "embedding_report",
            "hardware_report", "mode_report", "precision_report", "qpu_graph"]
 
@@ -41,6 +42,11 @@ QPU_TOPOLOGIES = {
 # of either topology): its auto-scaling divides the Ising problem until both fit.
 QPU_H_RANGE = 4.0
 QPU_J_RANGE = 1.0
+# dwave-samplers' tabu search holds the QUBO as dense n x n float64 matrices: two in Python (the upper
+# triangle and its symmetric form), one more in its C++ solver.
+TABU_DENSE_COPIES = 3
+# The share of the machine's memory a sampler's own copies of the QUBO may take.
+MEMORY_SHARE = 0.5
 # The compile modes `mode_report` compares: (eta, slack), with the QUBO's own penalty mode.
 COMPARED_MODES = ((True, "paired"), (False, "paired"), (True, "minimal"), (False, "minimal"))
 # The least share of a QPU's coefficient range that `best_mode` wants the objective to keep after
@@ -144,3 +150,11 @@ def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int =
         return {**report, "reason": f"minorminer found none within {timeout:g} s"}
     chains = [len(chain) for chain in embedding.values()]
     return {**report, "found": True, "qubits": sum(chains), "max_chain": max(chains, default=0), "reason": None}
+
+
+def physical_memory() -> int | None:
+    """The machine's memory in bytes, or None where the system does not say (`os.sysconf`)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None

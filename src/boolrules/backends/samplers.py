@@ -1,8 +1,8 @@
 """Classical dimod samplers as named backends: simulated annealing, tabu, steepest descent, exhaustive.
 
-Each is a `Preset`: its sampler and the defaults it starts from (heuristics compile without η,
-with the calibrated penalties). A given `seed` makes results reproducible (except tabu, which
-stops on a wall-clock `timeout`).
+Each is a `Preset`: its sampler and the defaults it starts from (the compiler's, `COMPILE_DEFAULTS`;
+exact with η). A given `seed` makes results reproducible (except tabu, which stops on a wall-clock
+`timeout`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from dwave.samplers import SimulatedAnnealingSampler, SteepestDescentSolver, Tab
 
 from ..exceptions import InputError
 from ..validation import check_integer
-from .hardware import EXACT_MAX_VARIABLES, EXACT_VARIABLES_CAP, SHRINK
+from .hardware import (EXACT_MAX_VARIABLES, EXACT_VARIABLES_CAP, MEMORY_SHARE, SHRINK, TABU_DENSE_COPIES,
+                       physical_memory)
 from .registry import register_backend
 from .sampler import Preset
 
@@ -34,12 +35,26 @@ def _at_most_max_variables(name, qubo, sampler, options) -> None:
         )
 
 
+def _dense_fits_in_memory(name, qubo, sampler, options) -> None:
+    """tabu holds the QUBO as dense matrices (`TABU_DENSE_COPIES` of n x n float64): refuse, before
+    it takes the machine's memory, a QUBO whose copies exceed `MEMORY_SHARE` of it."""
+    memory = physical_memory()
+    need = TABU_DENSE_COPIES * 8 * qubo.num_variables ** 2
+    if memory is not None and need > MEMORY_SHARE * memory:
+        raise InputError(
+            f"the QUBO has {qubo.num_variables} variables: the {name} backend holds it as dense matrices of about "
+            f"{need / 1e9:.3g} GB, more than {MEMORY_SHARE:.0%} of this machine's {memory / 1e9:.3g} GB; shrink the "
+            f"problem ({SHRINK}) or use sa or steepest, which keep it sparse"
+        )
+
+
 # `num_reads` runs of `num_sweeps` sweeps each; `beta_range` (hot, cold) overrides the automatic schedule.
 SIMULATED_ANNEALING = Preset(SimulatedAnnealingSampler,
                              {"num_reads": 100, "num_sweeps": 1000, "seed": None, "beta_range": None})
 # `num_reads` restarts, each stopping after `timeout` ms; they run in C, deaf to Ctrl-C, so they go in
 # short batches, and Ctrl-C stops the sampling after the batch (or the read) in progress.
-TABU = Preset(TabuSampler, {"num_reads": 10, "timeout": 100, "seed": None}, stop_between_reads=True)
+TABU = Preset(TabuSampler, {"num_reads": 10, "timeout": 100, "seed": None}, guard=_dense_fits_in_memory,
+             stop_between_reads=True)
 # Greedy descent from `num_reads` random states.
 STEEPEST_DESCENT = Preset(SteepestDescentSolver, {"num_reads": 100, "seed": None})
 # All 2^N states, for QUBOs of at most `max_variables` variables; the "sufficient" penalties with
