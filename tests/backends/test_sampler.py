@@ -8,10 +8,13 @@ from dwave.samplers import SimulatedAnnealingSampler
 from boolrules import DepthOneClassifier
 from boolrules.backends import SamplerBackend, get_backend
 from boolrules.backends.config import check_backend_spec, load_backend
+from boolrules.formulations import depth_one
+from boolrules.rules import Literal, Or
 
 from ..errors import assert_raises_clearly
 from ..fakes import FakeHybrid, Slow
 from ..formulations.tiny import tiny
+from ..planted import planted
 
 CALIBRATED_MINIMAL = {"eta": False, "penalty": "calibrated", "slack": "minimal"}  # the presets' until issue 23
 
@@ -62,8 +65,52 @@ def test_capabilities_are_the_samplers_parameters():
     (the decoding's)."""
     assert get_backend(SimulatedAnnealingSampler()).capabilities == {"seed", "time_limit", "depth_two", "polish"}
     assert get_backend(dimod.ExactSolver()).capabilities == {"depth_two", "polish"}
-    assert get_backend(dimod.RandomSampler()).capabilities == {"time_limit", "depth_two", "polish"}
+    # dimod's RandomSampler takes a seed its `parameters` do not declare: its signature says so
+    assert get_backend(dimod.RandomSampler()).capabilities == {"seed", "time_limit", "depth_two", "polish"}
     assert get_backend(FakeHybrid()).capabilities == {"time_limit", "depth_two", "polish"}
+
+
+class Undeclared(dimod.Sampler):
+    """A minimal sampler, as OpenJij's are: its `parameters` declare nothing, its `sample` takes
+    reads, sweeps and a seed by other names than dwave-samplers' besides."""
+
+    parameters = {}
+    properties = {}
+
+    def sample(self, bqm, num_reads=1, num_sweeps=10, seed=None, shots=None):
+        rng = np.random.default_rng(seed)
+        reads = shots or num_reads
+        states = rng.integers(0, 2, (reads, len(bqm.variables)))
+        return dimod.SampleSet.from_samples_bqm((states, list(bqm.variables)), bqm)
+
+
+def planted_or():
+    return planted(Or(Literal(0), Literal(1)), 30, 3)
+
+
+def test_a_sampler_that_declares_no_parameters_takes_those_its_sample_names():
+    """Options a sampler's `sample` names are accepted (seed, num_reads, its own), capabilities
+    follow (seed, and time_limit by batches of num_reads); names it has not are still refused."""
+    problem = depth_one(*planted_or(), "Or", max_num_literals=2)
+    backend = get_backend(Undeclared(), num_reads=30, num_sweeps=5, seed=3, shots=40)
+    assert {"seed", "time_limit"} <= backend.capabilities
+    result = backend.solve(problem)
+    assert result.status == "feasible" and len(result.raw) == 40
+    assert np.array_equal(backend.solve(problem).raw.record.sample, result.raw.record.sample)  # seeded
+    assert_raises_clearly(ValueError, lambda: get_backend(Undeclared(), beta_range=[1, 2]), "beta_range", "options")
+
+
+def test_openjij_takes_reads_sweeps_and_seed():
+    """OpenJij's SASampler declares only beta_min and beta_max, yet takes num_reads, num_sweeps and
+    seed: all are passed (it ran with one read before), and a seed repeats a run."""
+    import openjij
+
+    problem = depth_one(*planted_or(), "Or", max_num_literals=2)
+    backend = get_backend(openjij.SASampler(), num_reads=20, num_sweeps=200, seed=7)
+    first, again = backend.solve(problem), backend.solve(problem)
+    assert len(first.raw) == 20 and first.status == "feasible"
+    assert np.array_equal(first.raw.record.sample, again.raw.record.sample)
+    assert backend.solve(problem, time_limit=10).status == "feasible"
 
 
 def test_an_unseeded_sampler_follows_the_classifiers_random_state():

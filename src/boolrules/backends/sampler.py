@@ -37,7 +37,7 @@ from .base import CAPABILITIES, Answer, Backend, unknown_options
 __all__ = [
     "SamplerBackend", "Preset", "HeldSampler", "HoldsSampler", "COMPILE_DEFAULTS", "DECODE_DEFAULTS",
     "PARAMETER_CHECKS", "COUNT_CAPS", "check_sampler_options", "sample_in_batches", "sample_interruptibly",
-    "sampler_class", "sampler_info",
+    "sample_parameters", "sampler_class", "sampler_info",
 ]
 
 # The QUBO compilation's options and defaults, those of `DepthOneProblem.to_qubo`: with the
@@ -193,7 +193,7 @@ class Preset:
         """Check `options` as `__call__` would, building no cloud sampler (a local one, to read its
         parameters, only when the preset does not name them)."""
         options = {k: v for k, v in options.items() if k not in self.fixed}
-        parameters = self.parameters if self.parameters is not None else self.sampler().parameters
+        parameters = self.parameters if self.parameters is not None else sample_parameters(self.sampler())
         check_sampler_options(name, options, parameters, self.checks_for(parameters), self.fixed)
 
 
@@ -262,7 +262,7 @@ class SamplerBackend(HoldsSampler):
             raise InputTypeError(f"sampler must be a dimod Sampler or a function that builds one, got {sampler!r:.80}")
         self.preset = preset
         self.name = name or type(self.sampler).__name__
-        self._parameters = tuple(preset.parameters if preset.parameters is not None else self.sampler.parameters)
+        self._parameters = preset.parameters if preset.parameters is not None else sample_parameters(self.sampler)
         self._checks = preset.checks_for(self._parameters)
         self._batches = preset.batched(self._parameters)
         self.capabilities = frozenset(CAPABILITIES).intersection(self._parameters) | {"depth_two", "polish"} | (
@@ -406,6 +406,19 @@ def sample_in_batches(sampler, bqm, params: dict, end: float | None,
     combined = dimod.concatenate(samplesets)
     combined.info["batches"] = [dict(sampleset.info) for sampleset in samplesets]
     return combined, reads
+
+
+def sample_parameters(sampler) -> tuple[str, ...]:
+    """The keyword arguments `sampler.sample` takes: those its `parameters` declare, and the named
+    ones of its signature, which samplers such as OpenJij's take (num_reads, num_sweeps, seed)
+    without declaring them."""
+    try:
+        signature = inspect.signature(sampler.sample).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature
+        signature = ()
+    signature = list(signature)[1:]  # the first is the model sampled (bqm)
+    named = [p.name for p in signature if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return tuple(dict.fromkeys([*sampler.parameters, *named]))
 
 
 def sampler_class(spec) -> type:
