@@ -172,6 +172,21 @@ def test_non_local_moves_are_recorded(planted):
     assert np.isfinite(gains).all()
 
 
+def test_the_stats_tell_the_solvers_contribution_from_the_clean_up(planted):
+    """What the hardware did, per fit: an ILP's answers are its own (raw, valid, every move by it);
+    a sampler's moves split by the stage that made them, and sum to the moves proposed."""
+    X, y = planted
+    common = dict(num_starts=2, num_iterations=120, patience=3, random_state=1, max_complexity=6, max_samples=12)
+    ilp = RuleClassifier(nonlocal_backend="highs", **common).fit(X, y).nonlocal_stats_
+    assert ilp.proposed > 0 and ilp.raw_feasible == ilp.solved >= ilp.proposed
+    assert ilp.moves_by_stage == {"raw": ilp.proposed}
+    sampled = RuleClassifier(nonlocal_backend=get_backend("sa", num_reads=5, num_sweeps=50), **common).fit(X, y)
+    stats = sampled.nonlocal_stats_
+    assert stats.proposed > 0 and sum(stats.moves_by_stage.values()) == stats.proposed
+    assert set(stats.moves_by_stage) <= {"raw", "repaired", "polished"} and 0 <= stats.raw_feasible <= stats.solved
+    assert sum((s.oracle for s in sampled.starts_), type(stats)()) == stats  # the fit's stats sum its starts'
+
+
 @loky_pool
 def test_a_sampler_oracle_follows_random_state_across_n_jobs(planted):
     """An unseeded sampler backend gets its seeds from `random_state`, so non-local search is

@@ -165,16 +165,7 @@ def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> Start
 
 def _sum_stats(stats) -> OracleStats | None:
     stats = [s for s in stats if s is not None]
-    if not stats:
-        return None
-    total = OracleStats()
-    for s in stats:
-        total.calls += s.calls
-        total.proposed += s.proposed
-        total.nothing += s.nothing
-        for kind, count in s.failures.items():
-            total.failures[kind] = total.failures.get(kind, 0) + count
-    return total
+    return sum(stats, OracleStats()) if stats else None
 
 
 class RuleClassifier(RuleEstimator):
@@ -260,7 +251,8 @@ class RuleClassifier(RuleEstimator):
     rule_description_ (`rule_` with those names, as a formula and in plain language), binarizer_
     (fitted transformer or None), starts_ (one `StartResult` per start), estimators_ (one binary
     classifier per class when there are more than two classes), nonlocal_stats_ (oracle calls,
-    proposed moves, failures by kind, summed over the starts), n_iter_ (iterations each start
+    proposed moves, failures by kind, and what the solver did itself: calls whose raw answer was a
+    valid rule, moves by the stage that made them; `OracleStats`, summed over the starts), n_iter_ (iterations each start
     ran, an array), fit_seconds_ (wall seconds of the search); each start's `annealed_objective` and
     `quench_steps` tell what the annealing found from what the quench added.
     """

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 
 import numpy as np
@@ -36,15 +36,42 @@ POLICIES = ("random", "gain", "sweep")
 
 @dataclass
 class OracleStats:
-    """Counts of oracle calls: proposed moves, empty answers, and backend failures by kind."""
+    """Counts of oracle calls: proposed moves, empty answers, and backend failures by kind; what the
+    solver itself contributed: of the calls it `solved` (answered with a rule), those whose raw
+    answer (a sampler's lowest-energy sample as it stands) was a valid rule (`raw_feasible`), and
+    each proposed move by the first stage of the answer that already reached its objective
+    (`moves_by_stage`: "raw", the solver's own; "repaired"; "polished", the classical clean-up's)."""
 
     calls: int = 0
     proposed: int = 0
     nothing: int = 0
     failures: dict = field(default_factory=dict)
+    solved: int = 0
+    raw_feasible: int = 0
+    moves_by_stage: dict = field(default_factory=dict)
 
     def fail(self, kind: str) -> None:
         self.failures[kind] = self.failures.get(kind, 0) + 1
+
+    def answered(self, result) -> None:
+        """Count a backend's answer with a rule: solved, and whether its raw stage was valid as it stood."""
+        self.solved += 1
+        raw = result.stages.get("raw")
+        self.raw_feasible += bool(raw is not None and raw.feasible)
+
+    def credit(self, result) -> None:
+        """Count a proposed move under the first stage of `result` that reached its objective."""
+        stage = next((name for name, stage in result.stages.items()
+                      if stage.objective is not None and stage.objective <= result.objective + 1e-12), result.stage)
+        self.moves_by_stage[stage] = self.moves_by_stage.get(stage, 0) + 1
+
+    def __add__(self, other: OracleStats) -> OracleStats:
+        """The counts of both (a fit's starts summed): numbers added, counts by kind merged."""
+        def merged(a: dict, b: dict) -> dict:
+            return {key: a.get(key, 0) + b.get(key, 0) for key in {**a, **b}}
+        return OracleStats(**{f.name: merged(getattr(self, f.name), getattr(other, f.name))
+                              if isinstance(getattr(self, f.name), dict) else getattr(self, f.name) + getattr(other, f.name)
+                              for f in fields(self)})
 
     @property
     def failed(self) -> int:
@@ -196,7 +223,11 @@ class NonLocalOracle:
         if result.rule is None:  # a solve that failed is counted by its exception, if it kept one
             self.stats.fail(result.status if result.error is None else type(result.error).__name__)
             return None
-        return self._splice(rule, path, result.rule)
+        self.stats.answered(result)
+        new = self._splice(rule, path, result.rule)
+        if new is not None:
+            self.stats.credit(result)
+        return new
 
     def _time_limit(self, extra: float | None = None) -> dict:
         """The time limit of the next call: `time_limit`, cut to the time left until `until` and to
