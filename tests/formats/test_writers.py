@@ -11,7 +11,10 @@ from qiskit import qasm3
 
 from boolrules.backends import get_backend
 from boolrules.formats import export_problem, export_qubo, load_qubo_file, lp_name, sidecar_path
+from boolrules.formats.files import QASM3_MAX_QUBITS
 from boolrules.formats.qiskit import measured_qaoa_circuit
+
+from ..errors import assert_raises_clearly
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +45,23 @@ def test_qubo_round_trip_keeps_every_energy(tmp_path, qubo, samples, format):
 def test_bqm_json_and_ising_keep_the_labels(tmp_path, qubo):
     for format in ("bqm", "json", "ising"):
         assert set(load_qubo_file(export_qubo(qubo, tmp_path / format, format), format).variables) == set(qubo.labels)
+
+
+def test_a_qasm3_circuit_beyond_max_qubits_is_refused_unless_raised(tmp_path, qubo, monkeypatch):
+    """Circuits of more qubits than the largest gate-based processors take minutes to write: refused
+    by default naming the size and the override, written with a raised or no `max_qubits`."""
+    from boolrules.formats import writers
+
+    assert QASM3_MAX_QUBITS == 156
+    n = qubo.num_variables
+    monkeypatch.setitem(writers.QUBO_WRITERS, "qasm3", lambda *args: pytest.fail("written"))
+    assert_raises_clearly(ValueError, lambda: export_qubo(qubo, tmp_path / "q.qasm", "qasm3", max_qubits=n - 1),
+                          f"{n} qubits", f"max_qubits={n - 1}", "--max-qubits")
+    assert not (tmp_path / "q.qasm").exists()
+    monkeypatch.undo()
+    assert export_qubo(qubo, tmp_path / "q.qasm", "qasm3", max_qubits=n).exists()
+    assert export_qubo(qubo, tmp_path / "r.qasm", "qasm3", max_qubits=None).exists()
+    assert export_qubo(qubo, tmp_path / "q.bqm", "bqm", max_qubits=1).exists()  # a limit of circuits only
 
 
 def test_qasm3_is_the_measured_qaoa_ansatz_with_readable_angles(tmp_path, qubo):
