@@ -598,6 +598,18 @@ def test_export_round_trips(capsys, csv, tmp_path, name):
     assert out.startswith(f"wrote {path} ({name}, ") and f"and its sidecar {sidecar_path(path)}" in out
 
 
+def test_export_max_qubits_bounds_a_qasm3_circuit(capsys, csv, tmp_path):
+    """--max-qubits (default 156) refuses a larger qasm3 circuit naming the option (exit 2), none lifts it."""
+    argv = ["export", "--csv", csv, "--label", "churn", "--operator", "Or", "--max-num-literals", "2",
+            "--format", "qasm3", "-o", str(tmp_path / "q.qasm")]
+    assert main([*argv, "--max-qubits", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "qubits: more than max_qubits=2" in err and "--max-qubits" in err and not (tmp_path / "q.qasm").exists()
+    written = run_json(capsys, [*argv, "--max-qubits", "none"])
+    assert (tmp_path / "q.qasm").exists() and written["num_variables"] > 2
+    assert main([*argv, "--max-qubits", "0"]) == 2 and "--max-qubits" in capsys.readouterr().err
+
+
 def test_export_qubo_options(capsys, csv, tmp_path):
     """The default export of Or is exact and paired (with η, sufficient penalties), of AtLeast without
     η; each option changes the file, and the output says which compilation it holds and the sampler
@@ -687,7 +699,10 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     from boolrules.rules import OPERATORS, SHAPES
     from boolrules.seeding import MAX_SEED
 
+    from boolrules.formats.files import QASM3_MAX_QUBITS
+
     assert choices.MAX_SEED == MAX_SEED and choices.QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
+    assert choices.QASM3_MAX_QUBITS == QASM3_MAX_QUBITS
     for copy, value in [(choices.OPERATORS, OPERATORS), (choices.SHAPES, SHAPES), (choices.METRICS, METRICS),
                         (choices.POLICIES, POLICIES), (choices.FEATURE_SCORES, FEATURE_SCORES),
                         (choices.PENALTY_MODES, PENALTY_MODES), (choices.SLACK_MODES, SLACK_MODES), (choices.QPU_TOPOLOGIES, QPU_TOPOLOGIES),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from inspect import Parameter, signature
 
 __all__ = ["EXPORT_FORMATS", "FEATURE_SCORES", "LEARNER_DEFAULTS", "MAX_SEED", "METRICS", "OPERATORS", "PENALTY_MODES",
-           "POLICIES", "PROBLEM_DEFAULTS", "PROBLEM_FORMATS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "QUBO_FORMATS",
+           "POLICIES", "PROBLEM_DEFAULTS", "PROBLEM_FORMATS", "QASM3_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "QUBO_FORMATS",
            "SHAPES", "SLACK_MODES", "learner_defaults", "python_defaults"]
 
 MAX_SEED = 2**31 - 1  # seeding.MAX_SEED
@@ -24,6 +24,7 @@ QPU_TOPOLOGIES = ("pegasus", "zephyr")  # backends.hardware.QPU_TOPOLOGIES
 QPU_EMBEDDING_TIMEOUT = 60  # backends.hardware.QPU_EMBEDDING_TIMEOUT
 PROBLEM_FORMATS = ("lp", "mps", "ommx")  # formats.PROBLEM_FORMATS
 QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "mtx", "ommx")  # formats.QUBO_FORMATS
+QASM3_MAX_QUBITS = 156  # formats.files.QASM3_MAX_QUBITS
 # python_defaults(), the options of the depth-one problem and of its QUBO
 PROBLEM_DEFAULTS = {"operator": "AtLeast", "max_num_literals": 4, "min_num_literals": 0, "negated": False,
                     "lam": 0.0, "max_samples": "auto", "max_features": "auto", "feature_score": "error",

@@ -36,7 +36,7 @@ def run(args) -> int:
         with running(f"writing {args.format}"):
             try:
                 written = (export_problem(problem, path, fmt, data.feature_names) if content == "model"
-                           else export_qubo(qubo, path, fmt, data.feature_names))
+                           else export_qubo(qubo, path, fmt, data.feature_names, max_qubits=args.max_qubits))
             except OSError as err:  # the file cannot be written there: bad input, not a failed solver
                 raise UsageError(f"--output: {err}") from err
     if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO

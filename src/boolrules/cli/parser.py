@@ -7,8 +7,9 @@ import argparse
 import sys
 
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
-                      POLICIES, PROBLEM_DEFAULTS, QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
-from .values import bounded, call_limit, count_or_auto, iterations, positive_int
+                      POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHAPES,
+                      SLACK_MODES)
+from .values import bounded, call_limit, count_or_auto, count_or_none, iterations, positive_int
 
 __all__ = ["build_parser"]
 
@@ -207,6 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
                                         "hold the ILP model, cqm the ILP as a dimod CQM, the others its QUBO.")
     export.add_argument("--format", required=True, choices=list(EXPORT_FORMATS), help="the file format")
     export.add_argument("--output", "-o", required=True, metavar="PATH", help="the file to write")
+    export.add_argument("--max-qubits", type=count_or_none, default=QASM3_MAX_QUBITS, metavar="N",
+                        help="qasm3: the largest circuit written, or none (default: %(default)s, the largest "
+                             "gate-based processors')")
 
     decode = sub.add_parser("decode", epilog=EPILOG,
                             help="decode samples solved elsewhere, with an export's sidecar",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["bounded", "call_limit", "iterations", "positive_int", "samples"]
+__all__ = ["bounded", "call_limit", "count_or_auto", "count_or_none", "iterations", "positive_int"]
 
 
 def iterations(text: str) -> int | None:
@@ -68,3 +68,13 @@ def positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
     return value
+
+
+def count_or_none(text: str) -> int | None:
+    """A limit: an integer >= 1, or "none" (no limit)."""
+    if text.lower() == "none":
+        return None
+    try:
+        return positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1 or none, got {text!r}") from None
