@@ -12,6 +12,7 @@ and the data its objective is evaluated on (X and y bit-packed, the sample weigh
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 from pathlib import Path
 
@@ -230,14 +231,12 @@ def rebuild(sidecar: dict):
         keys = ("operator", "max_num_literals", "min_num_literals", "exclusive_literals")
         _check_keys(record, keys, "problem")
         kept = record.get("features")
-        if kept is not None:  # a preselection: X's columns are these original ones, which rules name
-            kept = _kept_features(kept, m)
-            wide = np.zeros((n, int(kept.max()) + 1), dtype=X.dtype)
-            wide[:, kept] = X
-            X, common["features"] = wide, kept
         problem = depth_one(X, y, record["operator"], max_num_literals=record["max_num_literals"],
                             min_num_literals=record["min_num_literals"],
                             exclusive_literals=record["exclusive_literals"], **common)
+        if kept is not None:  # a preselection: X's columns are these original ones, which rules name
+            # (only their indices: a matrix as wide as the largest would let one number allocate without bound)
+            problem = dataclasses.replace(problem, features=_kept_features(kept, m))
     elif record["kind"] == "depth_two":
         keys = ("shape", "max_terms", "max_literals_per_term", "max_complexity", "min_terms")
         _check_keys(record, keys, "problem")
