@@ -448,21 +448,26 @@ def test_lp_text_with_tabs_and_crlf_still_reads(tmp_path):
     assert dict(bqm.linear) == {"x": 1.0, "y": 2.0} and bqm.get_quadratic("x", "y") == 1.0 and bqm.num_interactions == 1
 
 
+def _preselected_sidecar(tmp_path):
+    """A preselected problem's QUBO exported as .bqm: its sidecar's path and record."""
+    from boolrules.formats import sidecar_path
+    from boolrules.formulations import depth_one
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (30, 9), dtype=np.uint8)
+    problem = depth_one(X, (X[:, 7] | X[:, 4]).astype(np.uint8), "Or", max_num_literals=2, max_features=3)
+    side = sidecar_path(export_qubo(problem.to_qubo(eta=False), tmp_path / "q.bqm", "bqm"))
+    return side, json.loads(side.read_text())
+
+
 def test_a_sidecar_keeping_a_far_column_allocates_nothing_for_it(tmp_path):
     """A preselection's `features` name original columns: one edited to 5,000,000 is decoded as that
     column, without a matrix as wide as it (which made a 1 KB sidecar take +700 MB)."""
     import tracemalloc
 
-    from boolrules.formats import load_problem, sidecar_path
-    from boolrules.formulations import depth_one
+    from boolrules.formats import load_problem
 
-    rng = np.random.default_rng(3)
-    X = rng.integers(0, 2, (30, 9), dtype=np.uint8)
-    y = (X[:, 7] | X[:, 4]).astype(np.uint8)
-    problem = depth_one(X, y, "Or", max_num_literals=2, max_features=3)
-    qubo = problem.to_qubo(eta=False)
-    side = sidecar_path(export_qubo(qubo, tmp_path / "q.bqm", "bqm"))
-    record = json.loads(side.read_text())
+    side, record = _preselected_sidecar(tmp_path)
     far = record["problem"]["features"][:-1] + [5_000_000]
     side.write_text(json.dumps({**record, "problem": {**record["problem"], "features": far}}))
     tracemalloc.start()
@@ -473,3 +478,20 @@ def test_a_sidecar_keeping_a_far_column_allocates_nothing_for_it(tmp_path):
         tracemalloc.stop()
     assert peak < 20e6, f"loading the sidecar took {peak / 1e6:.0f} MB"
     assert loaded.problem.feature_indices.tolist() == far
+
+
+@pytest.mark.parametrize("edit, message", [
+    pytest.param(lambda p: p["data"].update(num_samples=10**30), "problem.data.X holds 30 bytes", id="num-samples"),
+    pytest.param(lambda p: p["data"].update(num_features=10**30), "problem.data.X holds 30 bytes", id="num-features"),
+    pytest.param(lambda p: p.update(features=p["features"][:-1] + [2**63]), "problem.features", id="feature-int64"),
+    pytest.param(lambda p: p.update(feature_names=["a"] * 5), "feature_names has 5 names", id="names-short"),
+])
+def test_inflated_sidecar_fields_are_refused_clearly(tmp_path, edit, message):
+    """A sidecar's counts must agree with its packed data and its names cover its columns (a count
+    beyond 64 bits raised a raw OverflowError, names too few for the kept columns loaded)."""
+    from boolrules.formats import load_problem
+
+    side, record = _preselected_sidecar(tmp_path)
+    edit(record["problem"])
+    side.write_text(json.dumps(record))
+    assert_raises_clearly(ValueError, lambda: load_problem(side), side.name, message)
