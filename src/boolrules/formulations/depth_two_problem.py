@@ -176,7 +176,7 @@ class DepthTwoProblem(ModelProblem):
             for k in targets:
                 others = np.delete(fires, k, axis=1).any(axis=1)
                 taken = z[k, :m] | z[k, m:]
-                if strict and not sizes[k]:  # a new single-literal term beside one of the same feature is no native rule
+                if strict and not sizes[k]:  # a single-literal term beside one of the same feature: no native rule
                     taken = taken.copy()
                     taken[self._single_features(z)] = True
                 allowed = ~z[k] & ~np.concatenate([taken, taken])
