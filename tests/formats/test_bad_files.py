@@ -254,6 +254,83 @@ def test_hostile_text_files(tmp_path, good_files, fmt, edit, message):
     assert_raises_clearly(ValueError, lambda: load_qubo_file(path, fmt), str(path), f"'{fmt}'", message)
 
 
+def _mtx_size(edit):
+    """The Matrix Market text with its size line (rows, columns, entries) replaced by `edit(...)`."""
+    def make(text):
+        lines = text.splitlines(keepends=True)
+        at = next(i for i, line in enumerate(lines) if not line.startswith("%"))
+        lines[at] = " ".join(map(str, edit(*map(int, lines[at].split())))) + "\n"
+        return "".join(lines)
+    return make
+
+
+HOSTILE_MATRICES = [
+    pytest.param(_mtx_size(lambda n, _, nnz: (10**7, 10**7, nnz)), "announces 10000000 variables",
+                 id="mtx-huge-shape"),
+    pytest.param(_mtx_size(lambda n, _, nnz: (n, n, 10**9)), "announces 1000000000 entries", id="mtx-huge-count"),
+    pytest.param(lambda text: "%%MatrixMarket matrix array real general\n10000000 10000000\n1\n",
+                 "announces 100000000000000 entries", id="mtx-huge-dense"),
+    pytest.param(lambda text: "%%MatrixMarket matrix coordinate complex general\n2 2 2\n1 1 1.0 0.5\n2 2 -1 0\n",
+                 "complex", id="mtx-complex"),
+    pytest.param(lambda text: "%%MatrixMarket matrix array complex general\n1 1\n1 2\n", "complex",
+                 id="mtx-complex-dense"),
+]
+
+
+@pytest.mark.parametrize("edit, message", HOSTILE_MATRICES)
+def test_hostile_matrix_market_files(tmp_path, good_files, edit, message):
+    """A Matrix Market header announces no more than the file holds, and real entries only."""
+    path = tmp_path / "hostile.mtx"
+    path.write_text(edit(good_files["mtx"].read_text()))
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "mtx"), str(path), "'mtx'", message)
+
+
+def _npz_entries(edit):
+    """The `.npz` bytes with its arrays (name -> array) replaced by `edit(arrays)`."""
+    def make(data):
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            arrays = dict(arrays)
+        out = io.BytesIO()
+        np.savez(out, **edit(arrays))
+        return out.getvalue()
+    return make
+
+
+def _as_coo(arrays, shape):
+    """A COO `.npz` of `arrays`' CSR matrix, announcing `shape`."""
+    rows = np.repeat(np.arange(len(arrays["indptr"]) - 1), np.diff(arrays["indptr"]))
+    return {"format": np.array(b"coo"), "shape": np.array(shape), "row": rows, "col": arrays["indices"],
+            "data": arrays["data"]}
+
+
+HOSTILE_NPZ = [
+    pytest.param(_npz_entries(lambda a: _as_coo(a, (10**7, 10**7))), "announces 10000000 variables",
+                 id="npz-huge-shape"),
+    pytest.param(_npz_entries(lambda a: {**a, "data": a["data"] * (1 + 2j)}), "real numbers", id="npz-complex"),
+]
+
+
+@pytest.mark.parametrize("edit, message", HOSTILE_NPZ)
+def test_hostile_npz_files(tmp_path, good_files, edit, message):
+    """A SciPy `.npz` announces no more variables than its entries name, and real entries only."""
+    path = tmp_path / "hostile.npz"
+    path.write_bytes(edit(good_files["npz"].read_bytes()))
+    (tmp_path / "hostile.npz.boolrules.json").write_bytes(
+        good_files["npz"].with_name("good.npz.boolrules.json").read_bytes())
+    assert_raises_clearly(ValueError, lambda: load_qubo_file(path, "npz"), str(path), "'npz'", message)
+
+
+def test_a_coo_npz_of_the_same_matrix_still_reads(tmp_path, good_files):
+    """The COO rewriting of `HOSTILE_NPZ` keeps a good file good when its shape is the true one."""
+    path = tmp_path / "coo.npz"
+    good = good_files["npz"].read_bytes()
+    with np.load(io.BytesIO(good)) as arrays:
+        shape = tuple(arrays["shape"])
+    path.write_bytes(_npz_entries(lambda a: _as_coo(a, shape))(good))
+    (tmp_path / "coo.npz.boolrules.json").write_bytes(good_files["npz"].with_name("good.npz.boolrules.json").read_bytes())
+    assert load_qubo_file(path, "npz") == load_qubo_file(good_files["npz"], "npz")
+
+
 @pytest.mark.parametrize("path, fmt, error, names", [
     pytest.param(None, "bqm", TypeError, ["path", "NoneType"], id="path-none"),
     pytest.param(3, "bqm", TypeError, ["path", "int"], id="path-int"),
@@ -369,3 +446,52 @@ def test_lp_text_with_tabs_and_crlf_still_reads(tmp_path):
     path.write_bytes(b"Minimize\r\n\tobj: x + 2 y + [ 2 x * y ] / 2\r\nBinary\r\n\tx y\r\nEnd\r\n")
     bqm = load_qubo_file(path, "lp")
     assert dict(bqm.linear) == {"x": 1.0, "y": 2.0} and bqm.get_quadratic("x", "y") == 1.0 and bqm.num_interactions == 1
+
+
+def _preselected_sidecar(tmp_path):
+    """A preselected problem's QUBO exported as .bqm: its sidecar's path and record."""
+    from boolrules.formats import sidecar_path
+    from boolrules.formulations import depth_one
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, (30, 9), dtype=np.uint8)
+    problem = depth_one(X, (X[:, 7] | X[:, 4]).astype(np.uint8), "Or", max_num_literals=2, max_features=3)
+    side = sidecar_path(export_qubo(problem.to_qubo(eta=False), tmp_path / "q.bqm", "bqm"))
+    return side, json.loads(side.read_text())
+
+
+def test_a_sidecar_keeping_a_far_column_allocates_nothing_for_it(tmp_path):
+    """A preselection's `features` name original columns: one edited to 5,000,000 is decoded as that
+    column, without a matrix as wide as it (which made a 1 KB sidecar take +700 MB)."""
+    import tracemalloc
+
+    from boolrules.formats import load_problem
+
+    side, record = _preselected_sidecar(tmp_path)
+    far = record["problem"]["features"][:-1] + [5_000_000]
+    side.write_text(json.dumps({**record, "problem": {**record["problem"], "features": far}}))
+    tracemalloc.start()
+    try:
+        loaded = load_problem(side)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6, f"loading the sidecar took {peak / 1e6:.0f} MB"
+    assert loaded.problem.feature_indices.tolist() == far
+
+
+@pytest.mark.parametrize("edit, message", [
+    pytest.param(lambda p: p["data"].update(num_samples=10**30), "problem.data.X holds 30 bytes", id="num-samples"),
+    pytest.param(lambda p: p["data"].update(num_features=10**30), "problem.data.X holds 30 bytes", id="num-features"),
+    pytest.param(lambda p: p.update(features=p["features"][:-1] + [2**63]), "problem.features", id="feature-int64"),
+    pytest.param(lambda p: p.update(feature_names=["a"] * 5), "feature_names has 5 names", id="names-short"),
+])
+def test_inflated_sidecar_fields_are_refused_clearly(tmp_path, edit, message):
+    """A sidecar's counts must agree with its packed data and its names cover its columns (a count
+    beyond 64 bits raised a raw OverflowError, names too few for the kept columns loaded)."""
+    from boolrules.formats import load_problem
+
+    side, record = _preselected_sidecar(tmp_path)
+    edit(record["problem"])
+    side.write_text(json.dumps(record))
+    assert_raises_clearly(ValueError, lambda: load_problem(side), side.name, message)

@@ -321,3 +321,47 @@ def test_nothing_passed_is_modified():
     get_backend("highs").solve(problem)
     for before, after in zip(copies, (X, y, weights)):
         np.testing.assert_array_equal(before, after)
+
+
+def _settings():
+    """Every small setting (features, max_terms, min_terms, literals per term, max_complexity)."""
+    for m, K in itertools.product((1, 2, 3), (1, 2, 3)):
+        for min_terms, M in itertools.product(range(K + 1), range(1, m + 1)):
+            for cap in (None, 1, 2, 3, 4, 5, 6):
+                yield m, K, min_terms, M, cap
+
+
+def test_repair_and_greedy_reach_every_setting_depth_two_accepts():
+    """Whatever `depth_two` accepts, the ILP can satisfy (terms may repeat a feature or a term), and
+    repair and the greedy start find a feasible point there, at least `min_terms` terms; with
+    two features, three terms need a term of two literals (no longer "min() arg is an empty sequence")."""
+    rng = np.random.default_rng(2)
+    accepted = 0
+    for m, K, min_terms, M, cap in _settings():
+        X, y = instance(7, n=8, m=m)
+        try:
+            problem = depth_two(X, y, "DNF", max_terms=K, max_literals_per_term=M, max_complexity=cap,
+                                min_terms=min_terms, lam=0.01)
+        except ValueError as err:
+            assert "max_complexity" in str(err)
+            continue
+        accepted += 1
+        starts = [problem.greedy_values()] + [problem.repair_values({"z": rng.integers(0, 2, 2 * m * K)})
+                                              for _ in range(3)]
+        for values in starts:
+            x = problem.feasible_point(values)
+            assert problem.feasible(x)[0], (m, K, min_terms, M, cap, values)
+            assert problem._choice(values).any(axis=1).sum() >= min_terms
+    assert accepted > 100
+
+
+@pytest.mark.parametrize("backend", ["highs", "sa", "tabu"])
+def test_three_terms_of_two_features(backend):
+    """The issue's case: three terms on two features need a two-literal term; every backend finds a
+    rule with three terms, as HiGHS does without its warm start."""
+    X, y = instance(8, n=12, m=2)
+    problem = depth_two(X, y, "DNF", max_terms=3, min_terms=3, max_literals_per_term=2)
+    result = get_backend(backend, **({} if backend == "highs" else {"seed": 0})).solve(problem)
+    assert result.ok, result.message
+    assert type(result.rule) is Or and len(result.rule.subrules) == 3
+    assert result.objective == pytest.approx(problem.objective(result.rule))

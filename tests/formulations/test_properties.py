@@ -26,7 +26,7 @@ from boolrules.backends import get_backend
 from boolrules.formulations import depth_one
 from boolrules.formulations.reductions import capped_binary_bits, capped_binary_weights
 from boolrules.formulations.repair import feasible_point
-from boolrules.rules import OPERATORS, Literal, One, Operator, Zero
+from boolrules.rules import OPERATORS, AtLeast, Literal, One, Operator, Zero
 
 from ..reference import depth_one_predictions
 
@@ -109,7 +109,8 @@ def rule_objective(problem, rule) -> float:
 
 def assert_valid_rule(problem, rule):
     """`rule` is a depth-one rule of `problem`, or (decoding simplifies) the literal or constant an
-    operator over at most one literal is equivalent to."""
+    operator over at most one literal is equivalent to (a constant only where no literal is required:
+    elsewhere the constant operator keeps its literal)."""
     m, lo, hi = problem.num_features, problem.min_num_literals, problem.max_num_literals
     literals = rule.literals()
     assert all(isinstance(lit, Literal) and 0 <= lit.index < m for lit in literals), rule
@@ -121,7 +122,7 @@ def assert_valid_rule(problem, rule):
         assert type(rule) is OPERATORS[problem.operator], rule
         assert rule.negated == problem.negated, rule
         assert all(isinstance(sub, Literal) for sub in rule.subrules), rule
-        assert lo <= len(literals) and len(literals) >= 2, rule
+        assert lo <= len(literals) and (len(literals) >= 2 or lo >= 1), rule
         if rule.parameterized:
             assert 0 <= rule.k <= len(literals), rule
         else:
@@ -133,7 +134,7 @@ def assert_valid_rule(problem, rule):
         assert lo <= 1, rule
     else:
         assert isinstance(rule, (One, Zero)), rule
-        assert lo <= 1, rule  # from an empty selection (lo = 0) or an operator over one literal
+        assert lo == 0, rule  # from an empty selection or an operator over one literal
 
 
 def raw_selection(qubo, sample) -> list[Literal]:
@@ -397,9 +398,10 @@ def test_energy_of_the_ilp_optimum_is_the_optimum(operator, seed):
 
 
 def test_polish_never_worsens_a_rule_that_decodes_to_a_constant():
-    """Found by `test_any_sample_decodes_to_a_valid_rule`: ~AtLeast_0(~f0) decodes to Zero (no
+    """Found by `test_any_sample_decodes_to_a_valid_rule`: ~AtLeast_0(~f0) decoded to Zero (no
     literal, no λ), while `repair.polish` charges λ for the selected literal and swapped to ~f0,
-    so `decode_best(polish=True)` returned a worse rule (0.3) than without polishing (0.1)."""
+    so `decode_best(polish=True)` returned a worse rule (0.3) than without polishing (0.1). With
+    min_num_literals=1 the constant now keeps its literal and is charged λ for it (issue 29)."""
     problem = depth_one(np.array([[0]], dtype=np.uint8), np.array([1]), "AtLeast", max_num_literals=1,
                         min_num_literals=1, lam=0.3, sample_weight=np.array([0.1]), negated=True,
                         exclusive_literals=False)
@@ -408,5 +410,5 @@ def test_polish_never_worsens_a_rule_that_decodes_to_a_constant():
     sample["bt[0]"] = 1
     sampleset = dimod.SampleSet.from_samples(sample, dimod.BINARY, 0.0)
     rule, objective = qubo.decode_best(sampleset, polish=False)
-    assert (rule, objective) == (Zero(), pytest.approx(0.1))
+    assert (rule, objective) == (~AtLeast(0, Literal(0, True)), pytest.approx(0.4))
     assert qubo.decode_best(sampleset, polish=True)[1] <= objective

@@ -166,9 +166,12 @@ def _load_lp(path: Path):
 
 def _matrix_bqm(Q, offset) -> dimod.BinaryQuadraticModel:
     """x Q x + offset (Q square; a bias on both sides of the diagonal counts twice) as a BINARY BQM."""
-    Q = Q.tocoo()
     if Q.ndim != 2 or Q.shape[0] != Q.shape[1]:
         raise FormatError(f"the matrix must be square, got shape {Q.shape}")
+    if Q.dtype.kind not in "biuf":  # complex entries would lose their imaginary part
+        raise FormatError(f"the matrix entries must be real numbers, got {Q.dtype}")
+    _check_named(Q.shape[0], Q.nnz)
+    Q = Q.tocoo()
     data = finite(Q.data, "matrix entries")
     diagonal = Q.row == Q.col
     linear = np.zeros(Q.shape[0])
@@ -178,6 +181,14 @@ def _matrix_bqm(Q, offset) -> dimod.BinaryQuadraticModel:
     biases = np.bincount(index.ravel(), weights=data[~diagonal], minlength=len(pairs))
     return dimod.BinaryQuadraticModel.from_numpy_vectors(
         linear, (pairs[:, 0], pairs[:, 1], biases), finite([offset], "offset")[0], "BINARY")
+
+
+def _check_named(num_variables: int, num_entries: int) -> None:
+    """A matrix announces no more variables than its entries name (two each), as a qbsolv header
+    must: its shape alone would otherwise make a tiny file a model of any size."""
+    if num_variables > 2 * num_entries:
+        raise FormatError(f"its shape announces {num_variables} variables, more than its {num_entries} entries "
+                         "can name")
 
 
 def _check_npy_size(entry: bytes, name: str) -> None:
@@ -223,7 +234,20 @@ def _load_mtx(path: Path):
                 if len(fields) != 2:
                     raise FormatError(f"expected a comment '% offset NUMBER', got {line.decode(errors='replace')!r}")
                 offset = float(fields[1])
+    _check_mtx_header(path)
     return _matrix_bqm(sp.coo_matrix(scipy.io.mmread(path)), offset)
+
+
+def _check_mtx_header(path: Path) -> None:
+    """A Matrix Market header announces real entries, no more than the file's lines can hold, and
+    no more variables than they name, before SciPy allocates what it announces."""
+    rows, cols, entries, layout, field, _ = scipy.io.mminfo(path)
+    if field not in ("real", "integer"):
+        raise FormatError(f"its entries are {field}: a QUBO's biases are real numbers")
+    if 2 * entries > path.stat().st_size:  # an entry takes at least a digit and a line break
+        raise FormatError(f"its header announces {entries} entries, more than its {path.stat().st_size} bytes hold")
+    if layout == "coordinate":
+        _check_named(rows, entries)
 
 
 def _load_ommx(path: Path):

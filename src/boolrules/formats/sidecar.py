@@ -12,7 +12,9 @@ and the data its objective is evaluated on (X and y bit-packed, the sample weigh
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -51,7 +53,7 @@ def _unpack(text, shape: tuple[int, ...], what: str) -> np.ndarray:
     except ValueError as err:
         raise FormatError(f"{what} is not base64: {err}") from None
     width = (shape[-1] + 7) // 8
-    if len(raw) != int(np.prod(shape[:-1], dtype=np.int64)) * width:
+    if len(raw) != math.prod(shape[:-1]) * width:
         raise FormatError(f"{what} holds {len(raw)} bytes, not the {shape} bits the sidecar announces")
     packed = np.frombuffer(raw, dtype=np.uint8).reshape(*shape[:-1], width)
     return np.unpackbits(packed, axis=-1, count=shape[-1]).astype(np.uint8)
@@ -179,12 +181,12 @@ def read_sidecar(path) -> dict:
 
 
 def _kept_features(kept, m: int) -> np.ndarray:
-    """The sidecar's `problem.features`: `m` increasing column indices, or an error naming it."""
+    """The sidecar's `problem.features`: `m` increasing column indices (64-bit), or an error naming it."""
     if not (isinstance(kept, list) and len(kept) == m
-            and all(isinstance(j, int) and not isinstance(j, bool) and j >= 0 for j in kept)
+            and all(isinstance(j, int) and not isinstance(j, bool) and 0 <= j < 2**63 for j in kept)
             and all(a < b for a, b in zip(kept, kept[1:]))):
         raise FormatError(f"problem.features must be {m} increasing column indices, got {kept!r:.80}")
-    return np.array(kept)
+    return np.array(kept, dtype=np.int64)
 
 
 def _check_schedule(schedule) -> None:
@@ -230,20 +232,19 @@ def rebuild(sidecar: dict):
         keys = ("operator", "max_num_literals", "min_num_literals", "exclusive_literals")
         _check_keys(record, keys, "problem")
         kept = record.get("features")
-        if kept is not None:  # a preselection: X's columns are these original ones, which rules name
-            kept = _kept_features(kept, m)
-            wide = np.zeros((n, int(kept.max()) + 1), dtype=X.dtype)
-            wide[:, kept] = X
-            X, common["features"] = wide, kept
         problem = depth_one(X, y, record["operator"], max_num_literals=record["max_num_literals"],
                             min_num_literals=record["min_num_literals"],
                             exclusive_literals=record["exclusive_literals"], **common)
+        if kept is not None:  # a preselection: X's columns are these original ones, which rules name
+            # (only their indices: a matrix as wide as the largest would let one number allocate without bound)
+            problem = dataclasses.replace(problem, features=_kept_features(kept, m))
     elif record["kind"] == "depth_two":
         keys = ("shape", "max_terms", "max_literals_per_term", "max_complexity", "min_terms")
         _check_keys(record, keys, "problem")
         problem = depth_two(X, y, record["shape"], **{key: record[key] for key in keys[1:]}, **common)
     else:
         raise FormatError(f"problem.kind must be 'depth_one' or 'depth_two', got {record['kind']!r}")
+    check_feature_names(record.get("feature_names"), problem)  # names every column the rules may name
     if sidecar["content"] == "model":
         qubo, labels, fingerprint = None, problem.standard_form.var_names, _model_fingerprint(problem.standard_form)
     else:

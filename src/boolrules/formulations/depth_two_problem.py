@@ -147,9 +147,9 @@ class DepthTwoProblem(ModelProblem):
         singles = z[z.sum(axis=1) == 1]
         return np.flatnonzero(singles.any(axis=0)) % self.num_features
 
-    def _fits(self, z: np.ndarray) -> bool:
-        """Within the bounds, and a valid native rule: no term holds a feature and its negation, no
-        two terms are equal, no two single-literal terms share a feature."""
+    def _fits(self, z: np.ndarray, strict: bool = True) -> bool:
+        """Within the ILP's bounds (no term holds a feature and its negation), and when `strict` a
+        valid native rule: no two terms are equal, no two single-literal terms share a feature."""
         m = self.num_features
         sizes = z.sum(axis=1)
         used = z[sizes > 0]
@@ -157,12 +157,13 @@ class DepthTwoProblem(ModelProblem):
         return bool(
             (sizes <= self.max_literals_per_term).all() and not (z[:, :m] & z[:, m:]).any()
             and (self.max_complexity is None or self._complexity(sizes) <= self.max_complexity)
-            and len(np.unique(used, axis=0)) == len(used) and len(np.unique(singles)) == len(singles)
+            and (not strict or (len(np.unique(used, axis=0)) == len(used) and len(np.unique(singles)) == len(singles)))
         )
 
-    def _moves(self, z: np.ndarray, grow: bool, shrink: bool):
+    def _moves(self, z: np.ndarray, grow: bool, shrink: bool, strict: bool = True):
         """(objective, new z) of every single literal addition (to a term, or as a new term) and
-        removal that keeps the term bounds and exclusive literals; candidates scored together."""
+        removal that keeps the term bounds and exclusive literals (and when `strict`, starts no
+        single-literal term beside one of the same feature); candidates scored together."""
         m, K = self.num_features, self.max_terms
         fires = self._fires(z)
         sizes = z.sum(axis=1)
@@ -175,7 +176,7 @@ class DepthTwoProblem(ModelProblem):
             for k in targets:
                 others = np.delete(fires, k, axis=1).any(axis=1)
                 taken = z[k, :m] | z[k, m:]
-                if not sizes[k]:  # a new single-literal term beside one of the same feature is no native rule
+                if strict and not sizes[k]:  # a single-literal term beside one of the same feature: no native rule
                     taken = taken.copy()
                     taken[self._single_features(z)] = True
                 allowed = ~z[k] & ~np.concatenate([taken, taken])
@@ -204,7 +205,9 @@ class DepthTwoProblem(ModelProblem):
         """The valid choice nearest to `values`: contradicting pairs dropped, then the literal whose
         removal hurts least dropped while a term or the rule is too large (or two terms are equal, or
         two single-literal terms share a feature), then the best literal added as a term while
-        there are fewer than `min_terms` terms."""
+        there are fewer than `min_terms` terms. When the native rules cannot hold `min_terms` terms
+        (too few features for distinct single literals within the bounds), the terms added may
+        repeat a feature or a term, as the ILP allows: every setting `depth_two` accepts has a choice."""
         m = self.num_features
         z = self._choice(values).copy()
         both = z[:, :m] & z[:, m:]
@@ -216,26 +219,38 @@ class DepthTwoProblem(ModelProblem):
             moves = [mv for mv in self._moves(z, False, True) if over[mv[1]] or not over.any()]
             z = self._apply(z, min(moves, key=lambda mv: mv[0]))
         z = z[np.argsort(~z.any(axis=1), kind="stable")]  # used terms first
+        grown = self._add_terms(z, strict=True)
+        return {"z": (self._add_terms(z, strict=False) if grown is None else grown).astype(np.int64).ravel()}
+
+    def _add_terms(self, z: np.ndarray, strict: bool) -> np.ndarray | None:
+        """`z` with the best single literals added as terms until there are `min_terms`, multi-literal
+        terms shrunk to keep within the bounds; None when `strict` and no valid native rule is reached
+        so (without `strict` single-literal terms always fit: `depth_two` checks max_complexity)."""
         while z.any(axis=1).sum() < self.min_terms:
             k = int(z.any(axis=1).sum())
-            moves = [mv for mv in self._moves(z, True, False) if mv[1] == k]
+            moves = [mv for mv in self._moves(z, True, False, strict) if mv[1] == k]
+            if not moves:
+                return None
             z = self._apply(z, min(moves, key=lambda mv: mv[0]))
-            while not self._fits(z):  # single-literal terms always fit (`depth_two` checks max_complexity)
+            while not self._fits(z, strict):
                 sizes = z.sum(axis=1)
                 moves = [mv for mv in self._moves(z, False, True) if sizes[mv[1]] > 1]
+                if not moves:
+                    return None
                 z = self._apply(z, min(moves, key=lambda mv: mv[0]))
-        return {"z": z.astype(np.int64).ravel()}
+        return z
 
     def polish_values(self, values, deadline: float | None = None) -> dict:
         """Apply the best single literal addition or removal while it lowers the true objective, the
         choice stays valid (at least `min_terms` terms) and `deadline` has not passed."""
         z = self._choice(self.repair_values(values))
+        strict = self._fits(z)  # a repair that had to repeat a feature or a term polishes as the ILP allows
         current = self._value(z)
         while deadline is None or time.perf_counter() < deadline:
             best = None
-            for move in self._moves(z, True, True):
+            for move in self._moves(z, True, True, strict):
                 candidate = self._apply(z, move)
-                if move[0] < current - 1e-12 and self._fits(candidate) and (
+                if move[0] < current - 1e-12 and self._fits(candidate, strict) and (
                         candidate.any(axis=1).sum() >= self.min_terms) and (best is None or move[0] < best[0]):
                     best = move
             if best is None:

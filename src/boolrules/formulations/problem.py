@@ -134,7 +134,9 @@ class DepthOneProblem(ModelProblem):
 
     def decode(self, values, simplify: bool = True) -> Rule:
         """The rule that `values` ({"b", "bt", "k"}) encodes. With `simplify`, an operator over
-        one literal becomes the equivalent literal or constant and an empty one a constant."""
+        one literal becomes the equivalent literal, or constant where `min_num_literals` allows a
+        rule without literals (else the constant would be charged no λ and undercut the optimum over
+        the rules the problem allows, and its own bound); an empty one is a constant."""
         needed = ["b", "bt", "k"] if self.parameterized else ["b", "bt"]
         if not isinstance(values, dict) or not set(needed) <= set(values):
             raise InputError(f"values must be a dict of the blocks {', '.join(needed)}, got {values!r:.80}")
@@ -155,10 +157,11 @@ class DepthOneProblem(ModelProblem):
             raise InputError(f"k={k} is outside 0..{len(literals)} (the number of chosen literals)")
         if not literals:  # no literal is true: only Or is false (k = 0 for the others)
             rule = Zero() if self.operator == "Or" else One()
-        elif simplify and len(literals) == 1:
-            rule = _one_literal(cls, k, literals[0])
         else:
             rule = cls(k, *literals) if k is not None else cls(*literals)
+            if simplify and len(literals) == 1:
+                simpler = _one_literal(cls, k, literals[0])
+                rule = simpler if simpler.literals() or not self.min_num_literals else rule
         return ~rule if self.negated else rule
 
     def errors(self, rule: Rule) -> np.ndarray:
