@@ -151,8 +151,9 @@ def decode_samples(problem, values: list[dict], energies, feasible, *, polish: b
     if polish:
         start = time.perf_counter()
         polished = problem.decode(problem.polish_values(repaired.values[best]))
-        # polish scores selections with λ per selected literal, but a one-literal operator that
-        # is constant decodes to a literal-free rule: keep the polished rule only if it is better.
+        # polish scores selections with λ per selected literal, but a one-literal operator that is
+        # constant decodes to a literal-free rule where no literal is required: keep the polished
+        # rule only if it is better.
         polished_objective = problem.objective(polished)
         stages["polished"] = (Stage(polished, polished_objective, True) if polished_objective < objective
                               else stages["repaired"])
