@@ -3,6 +3,7 @@ expression (run in sqlite3) agree with `Rule.evaluate` on 0/1 features and, thro
 on raw columns with missing values."""
 
 import json
+import warnings
 import sqlite3
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 from boolrules import QuantileBinarizer, RuleClassifier, load_dataset
-from boolrules.rules import And, AtLeast, Choose, Literal, One, Or, Zero, from_dict, parse
+from boolrules.rules import And, AtLeast, AtMost, Choose, Literal, One, Or, Zero, from_dict, parse
 from boolrules.exceptions import InputError, InputTypeError
 from boolrules.rules.export import FORMATS, PYTHON_RESERVED, export_rule, to_json, to_python, to_sql, to_text
 from tests.errors import assert_raises_clearly
@@ -260,3 +261,39 @@ def test_reserved_names_cover_what_the_generated_code_calls():
         assert called | defined <= PYTHON_RESERVED
     for name in ("row", "value", "match", "rule2"):
         assert python_predicate(to_python(rule, NAMES, name=name), name)({n: 1 for n in NAMES}) in (True, False)
+
+
+def _chain(operator, depth, negated=False):
+    rule = Literal(0)
+    for level in range(depth):
+        subs = (rule, Literal(level % 3 + 1))
+        rule = operator(2, *subs) if operator in (AtLeast, AtMost, Choose) else operator(*subs)
+        rule = ~rule if negated else rule
+    return rule
+
+
+@pytest.mark.parametrize("operator", [Or, And, AtLeast, AtMost, Choose])
+@pytest.mark.parametrize("negated", [False, True])
+def test_sql_warns_exactly_when_sqlite_cannot_run_it(operator, negated):
+    """Issue 29 item 9: chains of 13-18 counting operators were written without a warning, though
+    SQLite's parser refuses them; what it runs exports silently and selects what evaluate says."""
+    frame = pd.DataFrame(X[:, :4], columns=[f"f{i}" for i in range(4)])
+    depths = range(1, 100) if operator in (Or, And) else range(1, 30)
+    warned = []
+    for depth in depths:
+        rule = _chain(operator, depth, negated)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            sql = to_sql(rule)
+        runs = True
+        try:
+            got = sql_select(frame, sql)
+        except sqlite3.OperationalError:
+            runs = False
+        assert bool(caught) == (not runs), (depth, [str(w.message) for w in caught])
+        if runs:
+            np.testing.assert_array_equal(got, rule.evaluate(X[:, :4]))
+        else:
+            assert "SQLite" in str(caught[0].message) and f"{depth} operators deep" in str(caught[0].message)
+            warned.append(depth)
+    assert warned, "the chain never got too deep for SQLite"

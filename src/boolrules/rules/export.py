@@ -17,6 +17,7 @@ import json
 import keyword
 import re
 import sqlite3
+import warnings
 
 import numpy as np
 
@@ -32,7 +33,8 @@ FORMATS = ("text", "json", "python", "sql")
 _COUNT = {AtLeast: ">=", AtMost: "<=", Choose: "=="}
 # Deepest rules the Python and SQL forms take (text and JSON take any depth): each operator nests at
 # least one more parenthesis, Python's parser refuses more than 200 nested ones, and SQL engines stop
-# far below 1000 (SQLite's parser near 90 nested Or/And, fewer counting operators).
+# far below 1000 (SQLite's parser near 90 nested Or/And, 12 to 17 counting operators: `to_sql` warns
+# when SQLite refuses the SQL).
 PYTHON_MAX_DEPTH = 200
 # The names the Python form calls (builtins and its helpers), which its function may not take.
 PYTHON_RESERVED = frozenset({"bool", "sum", "map", "_missing", "_text", "isinstance", "float", "type", "str", "int", "TypeError",
@@ -131,7 +133,24 @@ def to_sql(rule: Rule, feature_names=None, binarizer=None, columns=None) -> str:
     names = _names(feature_names, binarizer)
     keys = [str(key) for key in _keys(rule, names, binarizer, columns)]
     conditions = None if binarizer is None else _conditions(binarizer, keys)
-    return _sql(rule, keys, conditions)
+    sql = _sql(rule, keys, conditions)
+    _warn_unless_sqlite_parses(sql, rule)
+    return sql
+
+
+def _warn_unless_sqlite_parses(sql: str, rule: Rule) -> None:
+    """Warn when SQLite's parser refuses `sql` (its stack holds about 90 nested Or/And, 29 negated
+    ones, 17 counting operators, 12 negated ones): asked of SQLite itself, as its limit depends on
+    each operator's form; other engines may take deeper SQL."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as con:
+        try:
+            con.execute(f"SELECT 1 WHERE {sql}")  # parsed as in SELECT ... FROM t WHERE
+            return
+        except sqlite3.Error as err:
+            error = err
+    warnings.warn(f"the rule's SQL, nested {rule.depth} operators deep, is more than SQLite {sqlite3.sqlite_version} "
+                  f"can run ({error}); engines with deeper parsers may run it, or export a shallower rule",
+                  UserWarning, stacklevel=3)
 
 
 def _check(rule, feature_names, binarizer=None):
