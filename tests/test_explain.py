@@ -234,3 +234,27 @@ def test_explaining_thousands_of_literals_takes_near_linear_time(shape):
     explanation.to_text()
     assert time.perf_counter() - start < 3.0
     assert explanation.reason_kind == "sufficient" and explain(rule, x).prediction == bool(rule.evaluate(x[None])[0])
+
+
+def test_names_and_labels_that_do_not_print_add_no_lines():
+    """Issue 29 item 7: a name holding a newline added fake conditions to the explanation; the
+    text escapes it, the JSON keeps the exact name."""
+    names = ["age\n  - income >= 10", "smoker\r\n> [true ] fake", "plain"]
+    rule = Or(And(Literal(0), ~Literal(1)), Literal(2))
+    x = np.array([1, 0, 0], dtype=np.uint8)
+    explanation = explain(rule, x, names, label="yes\nprediction: no")
+    lines = explanation.to_text().splitlines()
+    assert all(line.isprintable() for line in lines)
+    assert len(lines) == 3 + len(explanation.reason) + len(rule.walk())
+    assert {r["condition"] for r in explanation.to_dict()["reason"]} <= {names[0], "not " + names[1], names[2]}
+    assert [node["text"] for node in explanation.to_dict()["nodes"]][2] == names[0]
+
+
+def test_estimator_text_escapes_column_names():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a\ncomplexity: 1": rng.normal(size=80), "b": rng.normal(size=80)})
+    y = (frame.iloc[:, 0] > 0).astype(int)
+    clf = RuleClassifier(num_starts=1, num_iterations=100, random_state=0).fit(frame, y)
+    assert clf.rule_text_.isprintable() and parse(clf.rule_text_, clf.feature_names_) == clf.rule_
+    assert all(line.isprintable() for line in clf.rule_description_.splitlines())
+    assert all(line.isprintable() for line in clf.explain(frame.iloc[0]).to_text().splitlines())

@@ -24,9 +24,9 @@ import numpy as np
 from ..exceptions import InputError, InputTypeError
 from ..validation import check_binary_matrix
 from .bitset import BitMatrix
-from .describe import header
+from .describe import header, node_text
 from .graph import plot
-from .names import literal_text
+from .names import display_text, literal_text
 from .nodes import Literal, Rule, Trivial
 from .operators import Operator
 from .semantics import operator_output
@@ -73,8 +73,9 @@ class Explanation:
     nodes: tuple[NodeReport, ...]
     feature_names: list | None = field(default=None, repr=False)
 
-    def condition(self, literal: Literal) -> str:
-        return literal_text(literal, self.feature_names)
+    def condition(self, literal: Literal, display: bool = False) -> str:
+        """The literal as a condition: with the exact names (JSON), or for people (`display`)."""
+        return literal_text(literal, self.feature_names, display)
 
     def to_dict(self) -> dict:
         """JSON-safe form: the prediction, the reason (feature, value and condition) and every node."""
@@ -94,7 +95,7 @@ class Explanation:
     def to_text(self) -> str:
         """What a credit officer or clinician is shown: the prediction, the reason, the evaluation."""
         outcome = "holds" if self.prediction else "does not hold"
-        label = "" if self.label is None else f"{self.label} "
+        label = "" if self.label is None else f"{display_text(str(self.label))} "
         lines = [f"prediction: {label}(the rule {outcome})"]
         others = len({lit.index for lit in self.rule.literals()}) - len(self.reason)
         what = "a smallest set" if self.reason_kind == "smallest" else "a set"
@@ -102,15 +103,16 @@ class Explanation:
             conditions = "condition" if len(self.reason) == 1 else "conditions"
             lines.append(f"because ({what} of {len(self.reason)} {conditions} that forces this prediction, whatever "
                          f"the rule's {others} other features are):")
-            lines.extend(f"  - {self.condition(lit)}" for lit in self.reason)
+            lines.extend(f"  - {self.condition(lit, display=True)}" for lit in self.reason)
         else:
             lines.append("because the rule is constant")
         lines.append("how the rule evaluated (* decided by those conditions alone, > one of them):")
-        for node in self.nodes:
+        for node, (_, rule_node) in zip(self.nodes, self.rule.walk()):  # names escaped, one line each
+            text = node_text(rule_node, self.feature_names)
             mark = ">" if node.in_reason else "*" if node.decided else " "
             state = "true " if node.holds else "false"
             count = "" if node.size is None else f" — {node.true_count} of {node.size} hold (needs {node.needs})"
-            lines.append(f"{mark} [{state}] {'  ' * len(node.path)}{node.text}{count}")
+            lines.append(f"{mark} [{state}] {'  ' * len(node.path)}{text}{count}")
         return "\n".join(lines)
 
     __str__ = to_text
@@ -170,7 +172,7 @@ def _report(path, node, truth, decided, known, feature_names) -> NodeReport:
         count = sum(truth[(*path, i)] for i in range(len(node.subrules)))
         return NodeReport(path, header(node), holds, count, len(node.subrules), _needs(node), decided, False)
     if isinstance(node, Literal):
-        return NodeReport(path, literal_text(node, feature_names), holds, None, None, None, decided,
+        return NodeReport(path, literal_text(node, feature_names, display=False), holds, None, None, None, decided,
                           node.index in known)
     return NodeReport(path, "always true" if node.value else "always false", holds, None, None, None, True, False)
 
