@@ -208,6 +208,17 @@ def _fit_frames():
     yield "quantile binarizer, int labels", pd.DataFrame(binary), QuantileBinarizer()
 
 
+def test_exports_of_a_model_fitted_on_an_array_read_its_positions():
+    rng = np.random.default_rng(6)
+    for data in (rng.normal(size=(80, 3)), (rng.normal(size=(80, 3)) > 0).astype(np.uint8)):
+        y = (data[:, 0] + data[:, 1] > 0.5).astype(int)
+        clf = RuleClassifier(num_starts=1, num_iterations=200, random_state=0).fit(data, y)
+        predicted = clf.predict(data).astype(bool)
+        predicate = python_predicate(clf.export_rule("python"))
+        np.testing.assert_array_equal([predicate(row) for row in data], predicted)
+        np.testing.assert_array_equal(sql_select(pd.DataFrame(data), clf.export_rule("sql")), predicted)
+
+
 @pytest.mark.parametrize("case", list(_fit_frames()), ids=lambda case: case[0])
 def test_exports_read_the_columns_the_model_was_fitted_on(case):
     """Issue 29 item 2: a model fitted on `pd.DataFrame(array)` read `row['0']` or `row['x0']`."""

@@ -101,10 +101,10 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
 
     def _binarize_fit(self, X):
         """Fit the binarizer (if any); return 0/1 data and the binary features' names (or None).
-        `input_columns_`: a DataFrame's column labels as they are (0, not '0'), which exports read
-        the rows by; None for arrays."""
+        `input_columns_`: what exports read a row's values by, a DataFrame's column labels as they
+        are (0, not '0') or an array's positions (0, 1, ...)."""
         names = getattr(X, "columns", None)
-        self.input_columns_ = None if names is None else names.tolist()
+        self.input_columns_ = list(range(X.shape[1])) if names is None else names.tolist()
         if self.binarizer is None or (self.binarizer == "auto" and _is_binary(X)):
             self.binarizer_ = None
             return check_binary_matrix(X), None if names is None else [str(c) for c in names]
