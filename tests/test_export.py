@@ -145,8 +145,8 @@ def test_python_predicate_matches_categories_as_the_binarizer_does():
 
 def _many_dtypes(n=60, seed=0):
     """A frame of every kind of column the binarizer reads, with missing values: categories of
-    floats (integral, tiny, huge, -0.0), ints, bools and text; object columns of text, of bools,
-    of numbers and text; bool, int, float32 and float columns."""
+    floats (integral, tiny, huge, -0.0, float32), ints, bools and text; object columns of text, of
+    bools, of numbers and text; bool, int, float32 and float columns; pandas' nullable dtypes."""
     rng = np.random.default_rng(seed)
     pick = lambda values: [values[i] for i in rng.integers(len(values), size=n)]  # noqa: E731
     frame = pd.DataFrame({
@@ -161,6 +161,13 @@ def _many_dtypes(n=60, seed=0):
         "int": rng.integers(-5, 5, n),
         "float32": rng.normal(size=n).astype(np.float32),
         "float": np.where(rng.random(n) < 0.1, np.nan, rng.normal(size=n) * 1e3),
+        "Int64": pd.array(pick([1, 2, 3, None, 40, 5, 6, 7, 8, 9, 10, 11, 12]), dtype="Int64"),
+        "boolean": pd.array(pick([True, False, None]), dtype="boolean"),
+        "string": pd.array(pick(["a", "1", "2.50", None]), dtype="string"),
+        "Float64": pd.array(pick([0.5, 1.0, None, 2.25]), dtype="Float64"),
+        "cat text numbers": pd.Categorical(pick(["1", "2", "10"])),
+        "cat big int": pd.Categorical(pick([2**62, 3, -7])),
+        "cat float32": pd.Categorical(np.array(pick([0.1, 0.25, 3.0]), dtype=np.float32)),
     })
     return frame
 
