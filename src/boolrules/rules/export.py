@@ -27,7 +27,8 @@ from .names import feature_names_of
 from .nodes import Rule, Trivial
 from .operators import And, AtLeast, AtMost, Choose, Operator, Or
 
-__all__ = ["FORMATS", "PYTHON_MAX_DEPTH", "PYTHON_RESERVED", "SQL_MAX_DEPTH", "export_rule", "to_json", "to_python", "to_sql", "to_text"]
+__all__ = ["FORMATS", "PYTHON_MAX_DEPTH", "PYTHON_RESERVED", "SQL_MAX_DEPTH", "export_rule", "to_json", "to_python",
+           "to_sql", "to_text"]
 
 FORMATS = ("text", "json", "python", "sql")
 _COUNT = {AtLeast: ">=", AtMost: "<=", Choose: "=="}
@@ -37,8 +38,8 @@ _COUNT = {AtLeast: ">=", AtMost: "<=", Choose: "=="}
 # when SQLite refuses the SQL).
 PYTHON_MAX_DEPTH = 200
 # The names the Python form calls (builtins and its helpers), which its function may not take.
-PYTHON_RESERVED = frozenset({"bool", "sum", "map", "_missing", "_text", "isinstance", "float", "type", "str", "int", "TypeError",
-                             "repr"})
+PYTHON_RESERVED = frozenset({"bool", "sum", "map", "_missing", "_text", "isinstance", "float", "type", "str", "int",
+                             "repr", "TypeError"})
 SQL_MAX_DEPTH = 1000
 
 
