@@ -819,3 +819,30 @@ def test_a_seed_outside_what_samplers_take_is_a_usage_error(capsys, command, see
     it used to fail deep inside train_test_split, or inside dwave after every move failed."""
     assert main([*command, "--seed", seed]) == 2
     assert f"--seed: must be an integer >= 0 and <= 2147483647, got '{seed}'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["fit", "explain"])
+def test_column_names_cannot_forge_output_lines(capsys, tmp_path, command):
+    """Issue 29 item 7: a column name with a newline forged `complexity:` and `balanced accuracy:`
+    lines; the text escapes names (one line each), --json keeps them exact."""
+    rng = np.random.default_rng(0)
+    n = 60
+    forged = "a\ncomplexity: 1\nbalanced accuracy: train 1.0000, test 1.0000"
+    frame = pd.DataFrame({forged: rng.normal(size=n), "b\x1b[2K\tc": rng.normal(size=n)})
+    frame["churn\nlabel: x"] = np.where(frame[forged] > 0, "yes\nno", "no")
+    path = tmp_path / "forged.csv"
+    frame.to_csv(path, index=False)
+    argv = [command, "--csv", str(path), "--label", "churn\nlabel: x", "--num-starts", "1", "--num-iterations", "60",
+            "--max-complexity", "3", "--describe"]
+    if command == "explain":
+        argv = [*argv[:-1], "--row", "0"]
+    assert main(argv) == 0, capsys.readouterr().err
+    lines = capsys.readouterr().out.splitlines()
+    assert all(line.isprintable() for line in lines), lines
+    assert sum(line.startswith("complexity:") for line in lines) == (command == "fit")
+    assert sum(line.startswith("balanced accuracy:") for line in lines) == (command == "fit")
+    assert sum(line.startswith("label:") for line in lines) == 1
+    result = run_json(capsys, argv)
+    assert "a\\ncomplexity: 1" in result["rule"]  # rule text escapes names, and parse reads them back
+    if command == "explain":  # the explanation's conditions keep the exact names
+        assert any(node["text"].startswith(forged) for node in result["explanation"]["nodes"])

@@ -194,3 +194,67 @@ def test_estimator_on_named_binary_features_explains_with_their_names_and_labels
         else:
             allowed = [{"smoker", "over 60"}, {"smoker", "diabetic"}]
         assert {e.condition(lit) for lit in e.reason} in allowed
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules(), st.integers(0, 2**NUM_FEATURES - 1))
+def test_the_incremental_greedy_reason_is_the_plain_one(rule, bits):
+    """Dropping a feature re-evaluates only what changes; the reason is the one a full
+    three-valued evaluation per dropped feature finds."""
+    from boolrules.rules.explain import _greedy_reason, _three_valued
+
+    x = np.array([(bits >> j) & 1 for j in range(NUM_FEATURES)], dtype=np.uint8)
+    prediction = bool(rule.evaluate(x.reshape(1, -1))[0])
+    known = {j: bool(x[j]) for j in sorted({lit.index for lit in rule.literals()})}
+    expected = dict(known)
+    for j in list(expected):
+        trial = {i: v for i, v in expected.items() if i != j}
+        if _three_valued(rule, trial)[()] == prediction:
+            expected = trial
+    assert _greedy_reason(rule, known, prediction) == tuple(sorted(expected))
+
+
+@pytest.mark.parametrize("shape", ["flat", "two levels", "three levels"])
+def test_explaining_thousands_of_literals_takes_near_linear_time(shape):
+    """Issue 29 item 9: 5000 literals took 16 s (each dropped feature re-evaluated the whole rule)."""
+    import time
+
+    n = 6000
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 2, n).astype(np.uint8)
+    literals = [Literal(i, bool(rng.integers(2))) for i in range(n)]
+    if shape == "flat":
+        rule = AtLeast(n // 2, *literals)
+    elif shape == "two levels":
+        rule = Or(*[And(*literals[i:i + 10]) for i in range(0, n, 10)])
+    else:
+        rule = And(*[Or(*[AtLeast(2, *literals[i + j:i + j + 5]) for j in range(0, 50, 5)]) for i in range(0, n, 50)])
+    start = time.perf_counter()
+    explanation = explain(rule, x)
+    explanation.to_text()
+    assert time.perf_counter() - start < 3.0
+    assert explanation.reason_kind == "sufficient" and explain(rule, x).prediction == bool(rule.evaluate(x[None])[0])
+
+
+def test_names_and_labels_that_do_not_print_add_no_lines():
+    """Issue 29 item 7: a name holding a newline added fake conditions to the explanation; the
+    text escapes it, the JSON keeps the exact name."""
+    names = ["age\n  - income >= 10", "smoker\r\n> [true ] fake", "plain"]
+    rule = Or(And(Literal(0), ~Literal(1)), Literal(2))
+    x = np.array([1, 0, 0], dtype=np.uint8)
+    explanation = explain(rule, x, names, label="yes\nprediction: no")
+    lines = explanation.to_text().splitlines()
+    assert all(line.isprintable() for line in lines)
+    assert len(lines) == 3 + len(explanation.reason) + len(rule.walk())
+    assert {r["condition"] for r in explanation.to_dict()["reason"]} <= {names[0], "not " + names[1], names[2]}
+    assert [node["text"] for node in explanation.to_dict()["nodes"]][2] == names[0]
+
+
+def test_estimator_text_escapes_column_names():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"a\ncomplexity: 1": rng.normal(size=80), "b": rng.normal(size=80)})
+    y = (frame.iloc[:, 0] > 0).astype(int)
+    clf = RuleClassifier(num_starts=1, num_iterations=100, random_state=0).fit(frame, y)
+    assert clf.rule_text_.isprintable() and parse(clf.rule_text_, clf.feature_names_) == clf.rule_
+    assert all(line.isprintable() for line in clf.rule_description_.splitlines())
+    assert all(line.isprintable() for line in clf.explain(frame.iloc[0]).to_text().splitlines())

@@ -3,6 +3,7 @@ expression (run in sqlite3) agree with `Rule.evaluate` on 0/1 features and, thro
 on raw columns with missing values."""
 
 import json
+import warnings
 import sqlite3
 
 import numpy as np
@@ -11,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 
 from boolrules import QuantileBinarizer, RuleClassifier, load_dataset
-from boolrules.rules import And, AtLeast, Choose, Literal, One, Or, Zero, from_dict, parse
-from boolrules.rules.export import FORMATS, export_rule, to_json, to_python, to_sql, to_text
+from boolrules.rules import And, AtLeast, AtMost, Choose, Literal, One, Or, Zero, from_dict, parse
+from boolrules.exceptions import InputError, InputTypeError
+from boolrules.rules.export import FORMATS, PYTHON_RESERVED, export_rule, to_json, to_python, to_sql, to_text
+from tests.errors import assert_raises_clearly
 from tests.strategies import NUM_FEATURES, rules
 
 NAMES = ["temp > 37 == yes", "a >= 3", 'quote "q"', "b, c", "it's", "Zero"]
@@ -138,3 +141,177 @@ def test_python_predicate_matches_categories_as_the_binarizer_does():
         predicate = python_predicate(to_python(Literal(j), binarizer=binarizer))
         np.testing.assert_array_equal([predicate(row) for row in given.to_dict("records")], Xb[:, j].astype(bool),
                                       err_msg=names[j])
+
+
+def _many_dtypes(n=60, seed=0):
+    """A frame of every kind of column the binarizer reads, with missing values: categories of
+    floats (integral, tiny, huge, -0.0, float32), ints, bools and text; object columns of text, of
+    bools, of numbers and text; bool, int, float32 and float columns; pandas' nullable dtypes."""
+    rng = np.random.default_rng(seed)
+    pick = lambda values: [values[i] for i in rng.integers(len(values), size=n)]  # noqa: E731
+    frame = pd.DataFrame({
+        "cat float": pd.Categorical(pick([1.0, 2.5, 3.0, 0.1, 1e20, -0.0, 0.30000000000000004, np.nan])),
+        "cat int": pd.Categorical(pick([1, 2, 30, 10**17])),
+        "cat bool": pd.Categorical(pick([True, False])),
+        "cat text": pd.Categorical(pick(["a", "b b", "it's", "1.5"])),
+        "text": pick(["x", "y", "2", "True", None]),  # not "1" beside "True": SQLite stores True as 1
+        "object bool": pd.Series(pick([True, False, None]), dtype=object),
+        "numbers and text": pd.Series(pick([1, 2.0, 2.5, "z", None]), dtype=object),
+        "bool": pick([True, False]),
+        "int": rng.integers(-5, 5, n),
+        "float32": rng.normal(size=n).astype(np.float32),
+        "float": np.where(rng.random(n) < 0.1, np.nan, rng.normal(size=n) * 1e3),
+        "Int64": pd.array(pick([1, 2, 3, None, 40, 5, 6, 7, 8, 9, 10, 11, 12]), dtype="Int64"),
+        "boolean": pd.array(pick([True, False, None]), dtype="boolean"),
+        "string": pd.array(pick(["a", "1", "2.50", None]), dtype="string"),
+        "Float64": pd.array(pick([0.5, 1.0, None, 2.25]), dtype="Float64"),
+        "cat text numbers": pd.Categorical(pick(["1", "2", "10"])),
+        "cat big int": pd.Categorical(pick([2**62, 3, -7])),
+        "cat float32": pd.Categorical(np.array(pick([0.1, 0.25, 3.0]), dtype=np.float32)),
+    })
+    return frame
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_literal_selects_what_the_binarizer_says_on_many_dtypes(seed):
+    """Issue 29 item 1: SQLite writes 1.0 as '1.0' (and a category column is TEXT), so the SQL of
+    a category or threshold must match what the binarizer reads, for every column kind."""
+    frame = _many_dtypes(seed=seed)
+    binarizer = QuantileBinarizer(missing="indicator").fit(frame)
+    Xb = binarizer.transform(frame)
+    names = binarizer.get_feature_names_out()
+    records = frame.to_dict("records")
+    for j in range(Xb.shape[1]):
+        for literal in (Literal(j), ~Literal(j)):
+            expected = literal.evaluate(Xb)
+            np.testing.assert_array_equal(sql_select(frame, to_sql(literal, binarizer=binarizer)), expected,
+                                          err_msg=f"SQL of {literal.to_str(names)}")
+            predicate = python_predicate(to_python(literal, binarizer=binarizer))
+            np.testing.assert_array_equal([predicate(row) for row in records], expected,
+                                          err_msg=f"Python of {literal.to_str(names)}")
+
+
+def test_thresholds_read_back_exactly_in_sqlite():
+    """A threshold's literal is the float itself in SQLite, and so is a REAL column's value."""
+    rng = np.random.default_rng(3)
+    values = np.r_[rng.normal(size=200) * 10.0 ** rng.integers(-300, 300, 200), 5e-324, 1.7976931348623157e308]
+    con = sqlite3.connect(":memory:")
+    got = [con.execute(f"SELECT {repr(float(v))} = ?", (float(v),)).fetchone()[0] for v in values]
+    con.close()
+    assert all(got)
+
+
+def _fit_frames():
+    rng = np.random.default_rng(5)
+    data = rng.normal(size=(80, 3))
+    binary = (data > 0).astype(np.uint8)
+    yield "int labels", pd.DataFrame(data), None
+    yield "numpy int labels", pd.DataFrame(data, columns=pd.Index(np.arange(3, 6, dtype=np.int64), dtype=object)), None
+    yield "text like ints", pd.DataFrame(data, columns=["0", "1", "2"]), None
+    yield "float labels", pd.DataFrame(data, columns=[0.5, 1.5, 2.5]), None
+    yield "binary, int labels", pd.DataFrame(binary), None
+    yield "binary, numpy int labels", pd.DataFrame(binary, columns=pd.Index(np.arange(3), dtype=object)), None
+    yield "binary, text like ints", pd.DataFrame(binary, columns=["0", "1", "2"]), None
+    yield "quantile binarizer, int labels", pd.DataFrame(binary), QuantileBinarizer()
+
+
+def test_exports_of_a_model_fitted_on_an_array_read_its_positions():
+    rng = np.random.default_rng(6)
+    for data in (rng.normal(size=(80, 3)), (rng.normal(size=(80, 3)) > 0).astype(np.uint8)):
+        y = (data[:, 0] + data[:, 1] > 0.5).astype(int)
+        clf = RuleClassifier(num_starts=1, num_iterations=200, random_state=0).fit(data, y)
+        predicted = clf.predict(data).astype(bool)
+        predicate = python_predicate(clf.export_rule("python"))
+        np.testing.assert_array_equal([predicate(row) for row in data], predicted)
+        np.testing.assert_array_equal(sql_select(pd.DataFrame(data), clf.export_rule("sql")), predicted)
+
+
+@pytest.mark.parametrize("case", list(_fit_frames()), ids=lambda case: case[0])
+def test_exports_read_the_columns_the_model_was_fitted_on(case):
+    """Issue 29 item 2: a model fitted on `pd.DataFrame(array)` read `row['0']` or `row['x0']`."""
+    _, frame, binarizer = case
+    y = (frame.iloc[:, 0].astype(float) + frame.iloc[:, 1].astype(float) > 0.5).astype(int)
+    clf = RuleClassifier(binarizer="auto" if binarizer is None else binarizer, num_starts=1, num_iterations=200,
+                         random_state=0).fit(frame, y)
+    predicted = clf.predict(frame).astype(bool)
+    assert 0 < predicted.sum() < len(predicted)
+    predicate = python_predicate(clf.export_rule("python"))
+    np.testing.assert_array_equal([predicate(row) for _, row in frame.iterrows()], predicted)
+    np.testing.assert_array_equal([predicate(row) for row in frame.to_dict("records")], predicted)
+    np.testing.assert_array_equal(sql_select(frame, clf.export_rule("sql")), predicted)
+
+
+def test_columns_are_checked():
+    assert_raises_clearly(InputError, lambda: to_python(Literal(2), columns=[0, 1]), "columns", "2 labels", "3")
+    assert_raises_clearly(InputTypeError, lambda: to_sql(Literal(0), columns="abc"), "columns")
+    assert_raises_clearly(InputError, lambda: to_python(Literal(0), columns=[object()]), "column label")
+    assert to_python(Literal(0), columns=[np.int64(7)]).count("row[7]") == 1
+    assert '"7"' in to_sql(Literal(0), columns=[np.int64(7)])
+
+
+@pytest.mark.parametrize("name", ["class", "def", "None", "True", "lambda", "return"])
+def test_python_keywords_are_refused_as_the_function_name(name):
+    assert_raises_clearly(InputError, lambda: to_python(Literal(0), name=name), "name", "keyword", repr(name))
+
+
+@pytest.mark.parametrize("name", sorted(PYTHON_RESERVED))
+def test_names_the_generated_code_uses_are_refused(name):
+    """Issue 29 item 8: `def bool(row): return bool(...)` called itself."""
+    assert_raises_clearly(InputError, lambda: to_python(Literal(0), name=name), "name", repr(name), "uses")
+
+
+@pytest.mark.parametrize("name", [123, None, b"rule", 1.5])
+def test_non_text_function_names_are_refused(name):
+    assert_raises_clearly(InputTypeError, lambda: to_python(Literal(0), name=name), "name", "str")
+
+
+def test_reserved_names_cover_what_the_generated_code_calls():
+    import ast
+
+    frame = _many_dtypes()
+    binarizer = QuantileBinarizer(missing="indicator").fit(frame)
+    rule = Or(AtLeast(2, Literal(0), ~Literal(1), Literal(2)), Choose(1, Literal(3), Literal(4)), And(Literal(5)))
+    for source in (to_python(rule, binarizer=binarizer), to_python(rule, NAMES)):
+        tree = ast.parse(source)
+        arguments = {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+        called = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - arguments
+        defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)} - {"rule"}
+        assert called | defined <= PYTHON_RESERVED
+    for name in ("row", "value", "match", "rule2"):
+        assert python_predicate(to_python(rule, NAMES, name=name), name)({n: 1 for n in NAMES}) in (True, False)
+
+
+def _chain(operator, depth, negated=False):
+    rule = Literal(0)
+    for level in range(depth):
+        subs = (rule, Literal(level % 3 + 1))
+        rule = operator(2, *subs) if operator in (AtLeast, AtMost, Choose) else operator(*subs)
+        rule = ~rule if negated else rule
+    return rule
+
+
+@pytest.mark.parametrize("operator", [Or, And, AtLeast, AtMost, Choose])
+@pytest.mark.parametrize("negated", [False, True])
+def test_sql_warns_exactly_when_sqlite_cannot_run_it(operator, negated):
+    """Issue 29 item 9: chains of 13-18 counting operators were written without a warning, though
+    SQLite's parser refuses them; what it runs exports silently and selects what evaluate says."""
+    frame = pd.DataFrame(X[:, :4], columns=[f"f{i}" for i in range(4)])
+    depths = range(1, 100) if operator in (Or, And) else range(1, 30)
+    warned = []
+    for depth in depths:
+        rule = _chain(operator, depth, negated)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            sql = to_sql(rule)
+        runs = True
+        try:
+            got = sql_select(frame, sql)
+        except sqlite3.OperationalError:
+            runs = False
+        assert bool(caught) == (not runs), (depth, [str(w.message) for w in caught])
+        if runs:
+            np.testing.assert_array_equal(got, rule.evaluate(X[:, :4]))
+        else:
+            assert "SQLite" in str(caught[0].message) and f"{depth} operators deep" in str(caught[0].message)
+            warned.append(depth)
+    assert warned, "the chain never got too deep for SQLite"

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from boolrules import QuantileBinarizer, RuleClassifier
 from boolrules.datasets import DATASETS, load_dataset
 from boolrules.rules import And, AtLeast, Literal, One, Or, Zero, describe, negate_name, parse
+from boolrules.rules.names import quote_name
 from tests.strategies import rules
 
 HOSTILE = [
@@ -101,3 +102,42 @@ def test_binarizer_names_with_comparisons_negate_correctly():
     assert names[0] == "temp > 37 == yes"
     assert Literal(0, True).to_str(names) == "~`temp > 37 == yes`"
     assert Literal(1, True).to_str(names) == "x < 4.75"
+
+
+# names holding characters that do not print (issue 29 item 7)
+
+FORGING = ["a\nb >= 3", "x\n- always true", "y\r\ncomplexity: 1", "z\x1b[2K", "u\u202eright", "v\u2028w", "t\tab",
+           "back\\slash, comma", "\\n", "nul\x00", "\x85next", "nbsp\u00a0", "`q`\n", "astral\U000e0001"]
+
+
+def _one_line(text):
+    return "\n" not in text and "\r" not in text and text.isprintable()
+
+
+@settings(max_examples=200, deadline=None)
+@given(rules(), st.lists(st.text(min_size=0, max_size=6), min_size=8, max_size=8, unique=True))
+def test_any_names_print_on_one_line_and_read_back(rule, names):
+    """Rule text with any names (newlines, escapes, backslashes, backticks) is one printable line
+    that `parse` reads back."""
+    text = rule.to_str(names)
+    assert text.isprintable()
+    assert parse(text, names) == rule
+
+
+@pytest.mark.parametrize("name", FORGING)
+def test_a_name_that_does_not_print_is_one_escaped_token(name):
+    names = [name, "other"]
+    for rule in (Literal(0), ~Literal(0), Or(Literal(0), ~Literal(1)), And(~Literal(0), AtLeast(1, Literal(1)))):
+        text = rule.to_str(names)
+        assert _one_line(text) and parse(text, names) == rule
+        lines = describe(rule, names).splitlines()
+        assert len(lines) == len(rule.walk()) and all(_one_line(line) for line in lines)
+
+
+def test_escapes_read_back_and_keep_backticked_names():
+    assert quote_name("a\nb") == r"`a\nb`"
+    assert quote_name("a, b\\c") == r"`a, b\\c`"
+    assert quote_name("`x`") == "```x```"
+    assert quote_name("bell\x07") == r"`bell\x07`"
+    assert parse(r"Or(`a\nb`, `c\\d, e`)", ["a\nb", "c\\d, e"]) == Or(Literal(0), Literal(1))
+    assert parse(r"`a\qb, c`", [r"a\qb, c"]) == Literal(0)  # an unknown escape stays as it is

@@ -100,8 +100,11 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         return (X, validated[1]) if y else X
 
     def _binarize_fit(self, X):
-        """Fit the binarizer (if any); return 0/1 data and the binary features' names (or None)."""
+        """Fit the binarizer (if any); return 0/1 data and the binary features' names (or None).
+        `input_columns_`: what exports read a row's values by, a DataFrame's column labels as they
+        are (0, not '0') or an array's positions (0, 1, ...)."""
         names = getattr(X, "columns", None)
+        self.input_columns_ = list(range(X.shape[1])) if names is None else names.tolist()
         if self.binarizer is None or (self.binarizer == "auto" and _is_binary(X)):
             self.binarizer_ = None
             return check_binary_matrix(X), None if names is None else [str(c) for c in names]
@@ -162,7 +165,8 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         if self.estimators_ is not None:
             raise InputError("a multi-class fit has one rule per class: export each of estimators_")
         binarizer = self.binarizer_ if hasattr(self.binarizer_, "encodings_") else None
-        return export_rule(self.rule_, format, self.feature_names_, binarizer)
+        columns = self.input_columns_ if binarizer is not None or self.binarizer_ is None else None
+        return export_rule(self.rule_, format, self.feature_names_, binarizer, columns)
 
     def decision_function(self, X) -> np.ndarray:
         """The rule's output (0 or 1) per sample; one column per class when multi-class."""

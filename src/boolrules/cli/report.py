@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 from ..datasets import Dataset
+from ..rules.names import display_text
 
 __all__ = ["Steps", "counts", "data_info", "data_lines", "print_json", "schedule_text", "show_progress"]
 
@@ -78,12 +79,14 @@ def data_info(data: Dataset, args) -> dict:
 
 
 def data_lines(data: Dataset, args, detail: str, width: int = 12) -> list[str]:
-    """The data's name and size (with `detail`) as text, with a CSV file's label and dropped rows."""
-    lines = [f"{'dataset:':<{width}}{data.name} ({len(data.y)} rows, {detail})"]
+    """The data's name and size (with `detail`) as text, with a CSV file's label and dropped rows;
+    names and values from the file are escaped (`display_text`), one line each."""
+    lines = [f"{'dataset:':<{width}}{display_text(str(data.name))} ({len(data.y)} rows, {detail})"]
     if args.csv is not None:
         how = (" (the second of its 2 values in sorted order; --positive VALUE picks another)"
                if args.positive is None else "")
-        lines.append(f"{'label:':<{width}}{args.label} == {data.positive} is positive{how}")
+        label, positive = display_text(str(args.label)), display_text(str(data.positive))
+        lines.append(f"{'label:':<{width}}{label} == {positive} is positive{how}")
         if data.dropped_rows:
             lines.append(f"{'dropped:':<{width}}{data.dropped_rows} rows with missing values "
                          "(--missing indicator keeps them)")

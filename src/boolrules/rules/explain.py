@@ -24,9 +24,9 @@ import numpy as np
 from ..exceptions import InputError, InputTypeError
 from ..validation import check_binary_matrix
 from .bitset import BitMatrix
-from .describe import header
+from .describe import header, node_text
 from .graph import plot
-from .names import literal_text
+from .names import display_text, literal_text
 from .nodes import Literal, Rule, Trivial
 from .operators import Operator
 from .semantics import operator_output
@@ -73,8 +73,9 @@ class Explanation:
     nodes: tuple[NodeReport, ...]
     feature_names: list | None = field(default=None, repr=False)
 
-    def condition(self, literal: Literal) -> str:
-        return literal_text(literal, self.feature_names)
+    def condition(self, literal: Literal, display: bool = False) -> str:
+        """The literal as a condition: with the exact names (JSON), or for people (`display`)."""
+        return literal_text(literal, self.feature_names, display)
 
     def to_dict(self) -> dict:
         """JSON-safe form: the prediction, the reason (feature, value and condition) and every node."""
@@ -94,7 +95,7 @@ class Explanation:
     def to_text(self) -> str:
         """What a credit officer or clinician is shown: the prediction, the reason, the evaluation."""
         outcome = "holds" if self.prediction else "does not hold"
-        label = "" if self.label is None else f"{self.label} "
+        label = "" if self.label is None else f"{display_text(str(self.label))} "
         lines = [f"prediction: {label}(the rule {outcome})"]
         others = len({lit.index for lit in self.rule.literals()}) - len(self.reason)
         what = "a smallest set" if self.reason_kind == "smallest" else "a set"
@@ -102,15 +103,16 @@ class Explanation:
             conditions = "condition" if len(self.reason) == 1 else "conditions"
             lines.append(f"because ({what} of {len(self.reason)} {conditions} that forces this prediction, whatever "
                          f"the rule's {others} other features are):")
-            lines.extend(f"  - {self.condition(lit)}" for lit in self.reason)
+            lines.extend(f"  - {self.condition(lit, display=True)}" for lit in self.reason)
         else:
             lines.append("because the rule is constant")
         lines.append("how the rule evaluated (* decided by those conditions alone, > one of them):")
-        for node in self.nodes:
+        for node, (_, rule_node) in zip(self.nodes, self.rule.walk()):  # names escaped, one line each
+            text = node_text(rule_node, self.feature_names)
             mark = ">" if node.in_reason else "*" if node.decided else " "
             state = "true " if node.holds else "false"
             count = "" if node.size is None else f" — {node.true_count} of {node.size} hold (needs {node.needs})"
-            lines.append(f"{mark} [{state}] {'  ' * len(node.path)}{node.text}{count}")
+            lines.append(f"{mark} [{state}] {'  ' * len(node.path)}{text}{count}")
         return "\n".join(lines)
 
     __str__ = to_text
@@ -170,7 +172,7 @@ def _report(path, node, truth, decided, known, feature_names) -> NodeReport:
         count = sum(truth[(*path, i)] for i in range(len(node.subrules)))
         return NodeReport(path, header(node), holds, count, len(node.subrules), _needs(node), decided, False)
     if isinstance(node, Literal):
-        return NodeReport(path, literal_text(node, feature_names), holds, None, None, None, decided,
+        return NodeReport(path, literal_text(node, feature_names, display=False), holds, None, None, None, decided,
                           node.index in known)
     return NodeReport(path, "always true" if node.value else "always false", holds, None, None, None, True, False)
 
@@ -227,12 +229,79 @@ def _decided_exactly(rule: Rule, x, features, chosen) -> set[tuple]:
 
 
 def _greedy_reason(rule: Rule, known: dict[int, bool], prediction) -> tuple[int, ...]:
-    """Drop features one by one while the three-valued evaluation still decides the prediction."""
+    """Drop features one by one while the three-valued evaluation still decides the prediction;
+    each trial revisits only the dropped feature's literals and the ancestors whose value changes
+    (near-linear in the rule's size; re-evaluating the whole rule per feature was quadratic)."""
+    values = _IncrementalValues(rule, known)
+    kept = []
     for j in list(known):
-        trial = {i: v for i, v in known.items() if i != j}
-        if _three_valued(rule, trial)[()] == prediction:
-            known = trial
-    return tuple(sorted(known))
+        undo = values.forget(j)
+        if values.root != prediction:
+            values.restore(undo)
+            kept.append(j)
+    return tuple(sorted(kept))
+
+
+class _IncrementalValues:
+    """Every node's three-valued value (as `_three_valued`) with, per operator, how many of its
+    sub-rules are true and how many false, updated as features are forgotten."""
+
+    def __init__(self, rule: Rule, known: dict[int, bool]):
+        walk = rule.walk()
+        position = {path: i for i, (path, _) in enumerate(walk)}
+        self.nodes = [node for _, node in walk]
+        self.parent = [position[path[:-1]] if path else -1 for path, _ in walk]
+        truth = _three_valued(rule, known)
+        self.values = [truth[path] for path, _ in walk]
+        self.true = [0] * len(walk)
+        self.false = [0] * len(walk)
+        self.literals: dict[int, list[int]] = {}
+        for i, (parent, node, value) in enumerate(zip(self.parent, self.nodes, self.values)):
+            if parent >= 0:
+                self.true[parent] += value is True
+                self.false[parent] += value is False
+            if isinstance(node, Literal):
+                self.literals.setdefault(node.index, []).append(i)
+
+    @property
+    def root(self):
+        return self.values[0]
+
+    def forget(self, feature: int) -> list:
+        """Make `feature` unknown; returns what `restore` needs to undo it."""
+        undo: list = []
+        for leaf in self.literals.get(feature, ()):
+            node, new = leaf, None
+            while node >= 0 and self.values[node] != new:
+                old, parent = self.values[node], self.parent[node]
+                undo.append((node, old, parent, *((self.true[parent], self.false[parent]) if parent >= 0 else ())))
+                self.values[node] = new
+                if parent < 0:
+                    break
+                self.true[parent] += (new is True) - (old is True)
+                self.false[parent] += (new is False) - (old is False)
+                node, new = parent, _decide(self.nodes[parent], self.true[parent], self.false[parent])
+        return undo
+
+    def restore(self, undo: list) -> None:
+        for node, old, parent, *counts in reversed(undo):
+            self.values[node] = old
+            if parent >= 0:
+                self.true[parent], self.false[parent] = counts
+
+
+def _decide(node: Operator, true: int, false: int) -> bool | None:
+    """An operator's value when `true` of its sub-rules are true, `false` false and the rest
+    unknown: the output where it is the same for every count they allow, else None. The output
+    changes only next to the operator's threshold, so the range's ends and the counts beside the
+    threshold decide it (not every count of a wide operator)."""
+    size = len(node.subrules)
+    low, high = true, size - false
+    name = type(node).__name__
+    threshold = 1 if name == "Or" else size if name == "And" else node.k
+    counts = [c for c in {low, high, threshold - 1, threshold, threshold + 1} if low <= c <= high]
+    outputs = set(operator_output(type(node), counts, size, node.k).tolist())
+    return None if len(outputs) > 1 else outputs.pop() != node.negated
 
 
 def _three_valued(rule: Rule, known: dict[int, bool]) -> dict[tuple, bool | None]:
@@ -247,8 +316,5 @@ def _three_valued(rule: Rule, known: dict[int, bool]) -> dict[tuple, bool | None
             values[path] = node.value
         else:
             subs = [values[(*path, i)] for i in range(len(node.subrules))]
-            low = sum(s is True for s in subs)
-            high = len(subs) - sum(s is False for s in subs)
-            outputs = set(operator_output(type(node), np.arange(low, high + 1), len(subs), node.k).tolist())
-            values[path] = None if len(outputs) > 1 else outputs.pop() != node.negated
+            values[path] = _decide(node, sum(s is True for s in subs), sum(s is False for s in subs))
     return values

@@ -9,8 +9,8 @@ from collections import Counter
 
 from ..exceptions import InputError, InputTypeError
 
-__all__ = ["negate_name", "has_comparison", "quote_name", "FeatureNames", "feature_names_of", "feature_name",
-           "literal_text"]
+__all__ = ["negate_name", "has_comparison", "quote_name", "unquote_name", "display_text", "FeatureNames",
+           "feature_names_of", "feature_name", "literal_text"]
 
 _COMPARISON = re.compile(r" (>=|<=|==|!=|>|<) ")
 _OPPOSITE = {">=": "<", "<": ">=", "<=": ">", ">": "<=", "==": "!=", "!=": "=="}
@@ -36,11 +36,46 @@ def has_comparison(name: str) -> bool:
 
 
 def quote_name(name: str) -> str:
-    """A name as rule text holds it: as is, or in backticks (a backtick doubled) when it holds a
-    comma, a parenthesis, a backtick or `~`, starts or ends with a space, is empty, or is Zero/One."""
+    """A name as rule text holds it: as is, or in backticks (a backtick doubled, a backslash and
+    any character that does not print escaped: `\\`, `\n`, `\x1b`, `\u202e`) when it holds a
+    comma, a parenthesis, a backtick or `~`, a character that does not print, starts or ends with a
+    space, is empty, or is Zero/One. So a name is always one visible token on one line."""
     if _NEEDS_QUOTES.search(name) is None and name.isprintable():
         return name
     return _backticks(name)
+
+
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "`": "``"}
+_UNESCAPE = re.compile(r"``|\\(?:[\\nrt]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+
+
+def _escape(char: str) -> str:
+    """One character as backticks hold it."""
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def unquote_name(quoted: str) -> str:
+    """The name inside backticks as `quote_name` wrote it (without the backticks)."""
+    def one(match) -> str:
+        text = match.group()
+        if text == "``":
+            return "`"
+        code = int(text[2:], 16) if text[1] in "xuU" else None
+        if code is None:
+            return {"\\\\": "\\", "\\n": "\n", "\\r": "\r", "\\t": "\t"}[text]
+        return chr(code) if code <= 0x10FFFF else text
+    return _UNESCAPE.sub(one, quoted)
+
+
+def display_text(text: str) -> str:
+    """`text` (a name, a label) as printed for people: as is when every character prints, else in
+    backticks with the others escaped (`quote_name`), so it never adds a line or hides text."""
+    return text if text.isprintable() else _backticks(text)
 
 
 class FeatureNames:
@@ -85,7 +120,7 @@ class FeatureNames:
 
 
 def _backticks(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
+    return "`" + "".join(map(_escape, name)) + "`"
 
 
 def feature_names_of(names) -> FeatureNames | None:
@@ -111,10 +146,14 @@ def feature_name(feature_names, index: int) -> str:
         raise InputError(f"feature_names holds no name for feature {index} ({err!r})") from None
 
 
-def literal_text(literal, feature_names=None) -> str:
+def literal_text(literal, feature_names=None, display: bool = True) -> str:
     """A literal as a condition: `age >= 50`, negated `age < 50`; a plain name `smoker`, negated
-    `not smoker` (`not (temp > 37 == yes)` when it holds comparisons); without names `f3` and `not f3`."""
+    `not smoker` (`not (temp > 37 == yes)` when it holds comparisons); without names `f3` and `not f3`.
+    With `display` (text for people), a name holding characters that do not print (a newline) is
+    shown escaped in backticks (`display_text`) and never flipped; else the exact name (JSON)."""
     name = f"f{literal.index}" if feature_names is None else feature_name(feature_names, literal.index)
+    if display and not name.isprintable():
+        return ("not " if literal.negated else "") + display_text(name)
     if not literal.negated:
         return name
     negated = negate_name(name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ..exceptions import InputError, InputTypeError
-from .names import feature_names_of
+from .names import feature_names_of, unquote_name
 from .nodes import Literal, One, Rule, Zero
 from .operators import OPERATORS
 
@@ -101,7 +101,7 @@ def _head(text: str, pos: int, match, names):
     if names is not None:
         bare = match.group(8)
         if literal is not None or bare:
-            name = literal.replace("``", "`") if literal is not None else bare.rstrip()
+            name = unquote_name(literal) if literal is not None else bare.rstrip()
             return _named_literal(text, pos, name, names)
     elif literal:
         return Literal(_number(text, literal[1:], pos, "feature index"))
