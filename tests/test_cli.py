@@ -184,6 +184,13 @@ def test_fit_nonlocal_backend_takes_a_toml_path(capsys, csv, tmp_path):
                                "60", "--max-complexity", "4", "--nonlocal-backend", str(config),
                                "--max-samples", "20"])
     assert result["nonlocal"]["backend"] == "sa" and result["nonlocal"]["calls"] >= 1
+    stats = result["nonlocal"]  # what the sampler did itself, beside the classical clean-up
+    assert 0 <= stats["raw_feasible"] <= stats["solved"] <= stats["calls"]
+    assert sum(stats["moves_by_stage"].values()) == stats["proposed"]
+    assert main(["fit", "--csv", csv, "--label", "churn", "--num-starts", "1", "--num-iterations", "60",
+                 "--max-complexity", "4", "--nonlocal-backend", str(config), "--max-samples", "20"]) == 0
+    assert re.search(r"the solver's own answer valid in \d+ of \d+ answered calls; moves by the stage that made "
+                     r"them: ", capsys.readouterr().out)
 
 
 def test_fit_prints_the_canonical_rule_and_describes_it(capsys):

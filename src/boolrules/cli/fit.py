@@ -81,7 +81,8 @@ def run(args) -> int:
     if clf.nonlocal_stats_ is not None:
         stats = clf.nonlocal_stats_
         result["nonlocal"] = {"backend": backend.name, "calls": stats.calls, "proposed": stats.proposed,
-                              "failed": stats.failed}
+                              "failed": stats.failed, "solved": stats.solved, "raw_feasible": stats.raw_feasible,
+                              "moves_by_stage": stats.moves_by_stage}
     if args.describe:
         result["description"] = clf.rule_description_
     if args.json:
@@ -104,6 +105,9 @@ def run(args) -> int:
         nonlocal_ = result["nonlocal"]
         print(f"non-local:  {nonlocal_['calls']} oracle calls to {nonlocal_['backend']}, {nonlocal_['proposed']} "
               f"moves proposed, {nonlocal_['failed']} failed")
+        stages = ", ".join(f"{count} {stage}" for stage, count in nonlocal_["moves_by_stage"].items())
+        print(f"            the solver's own answer valid in {nonlocal_['raw_feasible']} of {nonlocal_['solved']} "
+              f"answered calls; moves by the stage that made them: {stages or 'none'}")
     return 0
 
 

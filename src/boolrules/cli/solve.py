@@ -59,9 +59,7 @@ def run(args) -> int:
             "gap": r.gap,
             "message": r.message,
             "stage": r.stage,
-            "stages": {name: {"rule": None if stage.rule is None else stage.rule.to_str(clf.feature_names_),
-                              "objective": stage.objective, "feasible": stage.feasible}
-                       for name, stage in r.stages.items()},
+            "stages": {name: stage.to_dict(clf.feature_names_) for name, stage in r.stages.items()},
             "timing": r.timing,
             "solver_info": r.info,
             "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
