@@ -8,7 +8,7 @@ import math
 
 __all__ = ["MAX_JOBS", "MAX_STARTS", "bounded", "call_limit", "count_or_auto", "iterations", "n_jobs", "positive_int"]
 
-MAX_JOBS = 1024  # workers: joblib starts as many processes (beyond 2**31 - 2 it fails inside a semaphore)
+MAX_JOBS = 1024  # workers: joblib starts as many processes (past a C int it fails inside a semaphore)
 MAX_STARTS = 10**6  # starts: each holds a seed and a result (10**12 is 7 TiB of seeds alone)
 
 
