@@ -768,6 +768,30 @@ USAGE_ERRORS = [
 ]
 
 
+# numeric options whose values the library refused (or crashed on), each refused by the parser naming the option
+OPTION_VALUES = [
+    (["fit", "--n-jobs", "0"], "argument --n-jobs: must be an integer from 1 to 1024, or from -1 to -1024"),
+    (["fit", "--n-jobs", "100000000000000000000000"], "argument --n-jobs: must be"),
+    (["explain", "--row", "0", "--n-jobs", "-2000"], "argument --n-jobs: must be"),
+    (["fit", "--n-jobs", "two"], "argument --n-jobs: must be"),
+    (["fit", "--num-starts", "1000000000000"], "argument --num-starts: must be an integer >= 1 and <= 1000000"),
+    (["explain", "--row", "0", "--num-starts", "100000000000000000000000"], "argument --num-starts: must be"),
+    (["fit", "--nonlocal-backend", "native", "--nonlocal-time-limit", "inf"],
+     "argument --nonlocal-time-limit: must be seconds >= 0 (finite), auto or none, got 'inf'"),
+    (["fit", "--nonlocal-backend", "native", "--nonlocal-time-limit", "nan"], "argument --nonlocal-time-limit: must"),
+    (["fit", "--num-starts", "1", "--num-iterations", "10", "--test-size", "0.001"], "--test-size 0.001 leaves 1 test"),
+    (["solve", "--test-size", "0.999"], "--test-size 0.999 leaves 569 test and 0 training rows"),
+]
+
+
+@pytest.mark.parametrize("argv, message", OPTION_VALUES)
+def test_option_values_the_library_refuses_name_the_option(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "boolrules: error: " in err and message in err, err
+    assert "Traceback" not in err and "n_jobs" not in err
+
+
 @pytest.mark.parametrize("argv, message", USAGE_ERRORS)
 def test_bad_usage_and_input_exit_2(capsys, tmp_path, csv, argv, message):
     values = {"tmp": tmp_path, "csv": csv, "bad_toml": bad_toml(tmp_path), "broken_toml": broken_toml(tmp_path)}

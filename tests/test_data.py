@@ -8,6 +8,8 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 
 from boolrules.data import QuantileBinarizer
 
+from .errors import assert_raises_clearly
+
 
 def reference_binarize(frame, num_bins=10):
     """Binarize column by column and cell by cell with the documented rules (slow, obvious)."""
@@ -304,3 +306,72 @@ def test_fractional_numbers_at_transform_match_their_text():
     binarizer = QuantileBinarizer().fit(pd.DataFrame({"a": ["0.5", "1", "2.25"]}))
     assert np.array_equal(binarizer.transform(pd.DataFrame({"a": [2.25, 1.0, 0.5, 7.0]})),
                           [[0, 0, 1], [0, 1, 0], [1, 0, 0], [0, 0, 0]])
+
+
+def _as_floats(values):
+    """The float64 column (NaN where missing) that `values` means."""
+    return pd.Series(values, dtype=object).to_numpy(dtype=float, na_value=np.nan)
+
+
+MARKERS = [None, pd.NA, np.nan, pd.NaT]
+
+
+def _numbers_with(marker, kind, n=60, seed=0):
+    """An object column of numbers (ints, floats, numpy scalars or bools) with `marker` in some rows."""
+    rng = np.random.default_rng(seed)
+    numbers = {"float": rng.normal(size=n), "int": rng.integers(-20, 20, n), "bool": rng.random(n) < 0.4}[kind]
+    values = numbers.astype(object) if kind != "numpy" else list(numbers)
+    values[[2, 11, 30]] = marker
+    return values
+
+
+@pytest.mark.parametrize("marker", MARKERS, ids=repr)
+@pytest.mark.parametrize("kind", ["float", "int", "bool"])
+def test_object_numbers_with_missing_markers_are_numeric(marker, kind):
+    """Numbers in an object column with None, pd.NA, NaN or NaT are binarized as the float column
+    they mean (thresholds, not one-hot text), in fit and at transform."""
+    values = _numbers_with(marker, kind)
+    as_objects = pd.DataFrame({"a": values})
+    as_floats = pd.DataFrame({"a": _as_floats(values)})
+    expected = QuantileBinarizer(missing="indicator").fit(as_floats)
+    for X in (as_objects, np.array(values, dtype=object)[:, None]):
+        binarizer = QuantileBinarizer(missing="indicator").fit(X)
+        names = [name.replace("x0", "a") for name in binarizer.get_feature_names_out()]
+        assert names == list(expected.get_feature_names_out())
+        assert (binarizer.transform(X) == expected.transform(as_floats)).all()
+    assert (expected.transform(as_objects) == expected.transform(as_floats)).all()  # fitted on floats, given objects
+
+
+@pytest.mark.parametrize("dtype, values", [
+    ("Int64", [3, 1, None, 4, 1, 5, 9, 2, 6, 5, 3, 5]), ("Float64", [3.5, 1, None, 4, 1.5, 5, 9, 2, 6, 5, 3, 5]),
+    ("boolean", [True, None, False, True, False, True, False, False, True, True, None, False]),
+])
+def test_nullable_dtypes_are_numeric(dtype, values):
+    frame = pd.DataFrame({"c": pd.array(values * 3, dtype=dtype)})
+    floats = pd.DataFrame({"c": _as_floats(values * 3)})
+    binarizer = QuantileBinarizer(num_bins=4, missing="indicator").fit(frame)
+    expected = QuantileBinarizer(num_bins=4, missing="indicator").fit(floats)
+    assert list(binarizer.get_feature_names_out()) == list(expected.get_feature_names_out())
+    assert (binarizer.transform(frame) == expected.transform(floats)).all()
+    assert (expected.transform(frame) == expected.transform(floats)).all()
+
+
+@pytest.mark.parametrize("marker", MARKERS, ids=repr)
+def test_missing_at_transform_in_a_column_numeric_in_fit(marker):
+    """A column with no missing value in fit reads a missing marker at transform as all zeros with
+    missing="indicator", and raises naming the column (not "is text now") by default."""
+    rng = np.random.default_rng(1)
+    fitted = pd.DataFrame({"a": rng.normal(size=50), "b": rng.integers(0, 5, 50)})
+    given = pd.DataFrame({"a": np.array([0.3, marker, 2], dtype=object), "b": np.array([1, 2, marker], dtype=object)})
+    indicator = QuantileBinarizer(missing="indicator").fit(fitted)
+    expected = indicator.transform(given.apply(_as_floats))
+    assert (indicator.transform(given) == expected).all()
+    names = indicator.get_feature_names_out()
+    assert not expected[1, [n.startswith("a ") for n in names]].any()  # the missing value is in no feature
+    assert not expected[2, [n.startswith("b ") for n in names]].any()
+    assert_raises_clearly(ValueError, lambda: QuantileBinarizer().fit(fitted).transform(given), "column 'a'", "missing")
+
+
+def test_complex_numbers_are_refused_naming_the_column():
+    assert_raises_clearly(TypeError, lambda: QuantileBinarizer().fit(pd.DataFrame({"z": [1 + 1j, 2j, 3]})),
+                          "column 'z'", "complex")

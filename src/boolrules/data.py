@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
-from .exceptions import InputError
+from .exceptions import InputError, InputTypeError
 from .validation import Interval
 
 
@@ -24,6 +24,10 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
       dropped); the "down" bins are the negations, which rules already have;
     - anything else (text, categorical, few numeric values): one-hot ``name == v``.
 
+    A column is numeric when its dtype is (pandas' nullable ``Int64``, ``Float64`` and ``boolean``
+    included) or when it holds objects that are all numbers (or all booleans) once the missing
+    markers (None, NaN, ``pd.NA``, ``NaT``) are left out, in fit and at transform alike. Complex
+    numbers raise ``TypeError`` naming the column.
     Text and categorical values are compared by their text (numbers given at ``transform`` for such
     a column by the text ``_format_value`` writes: 3.0 matches "3"); values unseen in ``fit`` give all
     zeros. Infinite values and date/time columns raise ``ValueError`` naming the column (turn
@@ -208,7 +212,9 @@ def _column(values, name, missing):
     infinity, and missing values unless ``missing == "indicator"``, raise."""
     series = pd.Series(values).infer_objects()
     absent = series.isna().to_numpy()
-    if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+    if pd.api.types.is_complex_dtype(series):
+        raise InputTypeError(f"column {name!r} of X holds complex numbers, which are not binarized")
+    if _is_numeric(series, absent):
         column = series.to_numpy(dtype=np.float64, na_value=np.nan)
         bad = ~np.isfinite(column) & ~absent
     else:
@@ -223,6 +229,18 @@ def _column(values, name, missing):
             + (", or pass missing=\"indicator\"" if missing == "error" and absent.any() else "")
         )
     return column, absent
+
+
+_NUMBER_KINDS = {"integer", "floating", "mixed-integer-float", "decimal", "boolean", "empty"}
+
+
+def _is_numeric(series, absent):
+    """Whether a column is numbers (or booleans): of a numeric dtype, nullable ones included, or
+    object values that are all numbers once the missing markers (None, NaN, pd.NA, NaT) are left
+    out, as pandas keeps an object dtype for numbers mixed with pd.NA or NaT."""
+    if pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
+        return True
+    return series.dtype == object and pd.api.types.infer_dtype(series[~absent], skipna=False) in _NUMBER_KINDS
 
 
 def _as_text(column):

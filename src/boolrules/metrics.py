@@ -1,7 +1,8 @@
 """Classification metrics computed from confusion counts, so a search scores a rule with two popcounts.
 
-Each metric equals its scikit-learn namesake on 0/1 labels (tested) and also takes arrays of
-counts, to score many rules at once; `balanced_sample_weight`
+Each metric equals its scikit-learn namesake on 0/1 labels, with or without sample weights, on
+every edge case too (one class, all predictions one class; tested), and also takes arrays of
+(weighted) counts, to score many rules at once; `balanced_sample_weight`
 gives the weights under which weighted error is exactly 1 - balanced accuracy
 (`docs/formulations.md`, "Notation").
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .exceptions import InputError
-from .validation import check_binary_labels
+from .validation import check_binary_labels, check_sample_weight
 
 __all__ = ["METRICS", "get_metric", "score_counts", "balanced_sample_weight"]
 
@@ -24,7 +25,10 @@ def _div(num, den):
 
 
 def _balanced_accuracy(tp, fp, fn, tn):
-    return 0.5 * (_div(tp, tp + fn) + _div(tn, tn + fp))
+    """The mean recall over the classes y_true holds (scikit-learn leaves out a class with no
+    true sample, or no weight: its recall is undefined), so one class in y_true scores its recall."""
+    pos, neg = tp + fn, tn + fp
+    return _div(_div(tp, pos) + _div(tn, neg), (pos != 0) * 1 + (neg != 0) * 1)
 
 
 def _accuracy(tp, fp, fn, tn):
@@ -71,8 +75,9 @@ def get_metric(name: str):
         raise InputError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}") from None
 
 
-def score_counts(name: str, y_true, y_pred) -> float:
-    """Score 0/1 predictions with the named metric (the positive class is 1)."""
+def score_counts(name: str, y_true, y_pred, sample_weight=None) -> float:
+    """Score 0/1 predictions with the named metric (the positive class is 1), each sample counted
+    with its `sample_weight` (default 1), as scikit-learn's metric of that name scores them."""
     metric = get_metric(name)
     y_true = check_binary_labels(y_true, "y_true").astype(bool)
     y_pred = check_binary_labels(y_pred, "y_pred").astype(bool)
@@ -80,10 +85,13 @@ def score_counts(name: str, y_true, y_pred) -> float:
         raise InputError(f"y_true and y_pred must have the same length, got {len(y_true)} and {len(y_pred)}")
     if not len(y_true):
         raise InputError("y_true and y_pred are empty; a score needs at least one sample")
-    tp = int(np.count_nonzero(y_true & y_pred))
-    fp = int(np.count_nonzero(~y_true & y_pred))
-    fn = int(np.count_nonzero(y_true & ~y_pred))
-    return metric(tp, fp, fn, len(y_true) - tp - fp - fn)
+    cells = (y_true & y_pred, ~y_true & y_pred, y_true & ~y_pred, ~y_true & ~y_pred)  # tp, fp, fn, tn
+    if sample_weight is None:
+        return metric(*(int(np.count_nonzero(cell)) for cell in cells))
+    weights = check_sample_weight(sample_weight, len(y_true))
+    if not weights.any():
+        raise InputError("sample_weight is all zeros; a score needs at least one sample of nonzero weight")
+    return metric(*(float(weights[cell].sum()) for cell in cells))
 
 
 def balanced_sample_weight(y) -> np.ndarray:

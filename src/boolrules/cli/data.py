@@ -3,6 +3,8 @@ problem the problem options build on it."""
 
 from __future__ import annotations
 
+import math
+
 from ..backends.config import problem_caps
 from ..datasets import Dataset, load_csv, load_dataset
 from ..formulations import DepthOneProblem
@@ -35,6 +37,11 @@ def split(data: Dataset, args):
     """The stratified train/test split of the raw columns (binarized later, on the training rows)."""
     from sklearn.model_selection import train_test_split
 
+    num_rows = len(data.y)
+    num_test = math.ceil(args.test_size * num_rows)  # as train_test_split rounds
+    if min(num_test, num_rows - num_test) < 2:
+        raise UsageError(f"--test-size {args.test_size} leaves {num_test} test and {num_rows - num_test} training rows "
+                         f"of {num_rows}; each part needs a row of each class")
     return train_test_split(data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed)
 
 

@@ -9,7 +9,7 @@ import sys
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
                       POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHAPES,
                       SLACK_MODES)
-from .values import bounded, call_limit, count_or_auto, count_or_none, iterations, positive_int
+from .values import MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int
 
 __all__ = ["build_parser"]
 
@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
                         metavar="OPERATOR", help=f"operators the rule may use ({', '.join(OPERATORS)}; default: all)")
     search.add_argument("--metric", choices=list(METRICS), default=learner["metric"],
                         help="the score to maximise (default: %(default)s)")
-    search.add_argument("--num-starts", type=bounded(int, 1), default=learner["num_starts"], help="(default: %(default)s)")
+    search.add_argument("--num-starts", type=bounded(int, 1, MAX_STARTS), default=learner["num_starts"], help="(default: %(default)s)")
     search.add_argument("--num-iterations", type=iterations, default=learner["num_iterations"], metavar="N",
                         help="iterations per start; with --time-budget a cap, or none for no cap "
                              "(default: %(default)s)")
@@ -116,7 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds for the whole search: every start cools down over its share and the best rule "
                              "so far is returned (default: none; not exactly repeatable, it depends on the machine)")
     search.add_argument("--lam", type=bounded(float, 0), default=learner["lam"], help="complexity penalty (default: %(default)s)")
-    search.add_argument("--n-jobs", type=int, default=learner["n_jobs"], help="parallel workers for the starts")
+    search.add_argument("--n-jobs", type=n_jobs, default=learner["n_jobs"], metavar="N",
+                        help="parallel workers for the starts; -1: one per core (default: one process)")
     backend = search.add_mutually_exclusive_group()
     backend.add_argument("--nonlocal-backend", metavar="NAME_OR_TOML", default=None,
                          help="backend for non-local moves: a name (highs, sa, ...) or a .toml config; "

@@ -6,7 +6,11 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["bounded", "call_limit", "count_or_auto", "count_or_none", "iterations", "positive_int"]
+__all__ = ["MAX_JOBS", "MAX_STARTS", "bounded", "call_limit", "count_or_auto", "count_or_none", "iterations", "n_jobs",
+           "positive_int"]
+
+MAX_JOBS = 1024  # workers: joblib starts as many processes (past a C int it fails inside a semaphore)
+MAX_STARTS = 10**6  # starts: each holds a seed and a result (10**12 is 7 TiB of seeds alone)
 
 
 def iterations(text: str) -> int | None:
@@ -34,8 +38,21 @@ def call_limit(text: str) -> float | str | None:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be seconds >= 0, auto or none, got {text!r}")
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"must be seconds >= 0 (finite), auto or none, got {text!r}")
+    return value
+
+
+def n_jobs(text: str) -> int:
+    """Parallel workers: an integer from 1 to `MAX_JOBS`, or from -1 to -`MAX_JOBS` (joblib's count
+    back from the machine's cores: -1 is all of them); 0 is no count of workers."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value == 0 or abs(value) > MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"must be an integer from 1 to {MAX_JOBS}, or from -1 to -{MAX_JOBS} "
+                                         f"(all cores but |N| - 1), got {text!r}")
     return value
 
 
