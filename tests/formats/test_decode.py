@@ -264,6 +264,20 @@ def test_bad_sidecars_are_refused_clearly(tmp_path, exported, edit, names):
     assert_raises_clearly(ValueError, lambda: load_problem(bad), "bad.boolrules.json", *names)
 
 
+def test_cli_decode_prints_a_forged_file_name_on_one_line(capsys, exported, rows, tmp_path):
+    """The sidecar's file name is printed escaped: a newline in it cannot add a forged rule line."""
+    _, side = exported
+    edited = json.loads(side.read_text())
+    edited["file"] = "q.qubo\nrule:       FORGED"
+    forged = tmp_path / "forged.qubo.boolrules.json"
+    forged.write_text(json.dumps(edited))
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps(["".join(map(str, row)) for row in rows]))
+    assert main(["decode", str(forged), str(answer)]) == 0
+    out = capsys.readouterr().out
+    assert "\nrule:       FORGED" not in out and "q.qubo\\nrule:" in out
+
+
 def test_cli_decode_errors_exit_2(capsys, tmp_path, exported):
     _, side = exported
     answer = tmp_path / "answer.json"

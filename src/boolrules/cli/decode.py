@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..formats import load_problem
+from ..rules.names import display_text
 from .errors import UsageError
 from .report import print_json, schedule_text
 
@@ -38,7 +39,7 @@ def run(args) -> int:
         return 0
     r = decoding
     what = "model" if qubo is None else f"QUBO ({qubo.compilation})"
-    print(f"problem:    {loaded.problem.label} {what} of {loaded.sidecar['file']} ({loaded.format}), "
+    print(f"problem:    {loaded.problem.label} {what} of {display_text(str(loaded.sidecar['file']))} ({loaded.format}), "
           f"{loaded.problem.num_samples} samples x {loaded.problem.num_features} features")
     if schedule is not None:
         print(f"schedule:   {schedule_text(schedule)} (recommended at export)")
