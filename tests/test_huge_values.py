@@ -35,6 +35,16 @@ def test_penalties_that_overflow_the_qubo_are_refused():
     assert np.isfinite(linear).all() and np.isfinite(quadratic).all() and np.isfinite(offset)
 
 
+@pytest.mark.parametrize("operator", ["Or", "AtLeast"])
+def test_a_lam_whose_qubo_energies_overflow_is_refused(operator):
+    """lam = 1e308: every coefficient finite, but their sum (an energy) is not; refused naming lam,
+    not exported with overflow warnings."""
+    problem = depth_one(X, Y, operator, max_num_literals=2, lam=1e308)
+    assert_raises_clearly(ValueError, lambda: problem.to_qubo(), "lam 1e+308", "too large")
+    qubo = depth_one(X, Y, operator, max_num_literals=2, lam=1e300).to_qubo()  # huge but summable: compiled
+    assert np.isfinite(qubo.energy(np.ones(qubo.num_variables)))
+
+
 def test_huge_finite_weights_solve_to_a_finite_objective():
     problem = depth_one(X, Y, "Or", max_num_literals=2, sample_weight=np.full(len(Y), 1e300))
     result = get_backend("sa", seed=0, num_reads=5).solve(problem)

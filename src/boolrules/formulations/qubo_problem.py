@@ -265,10 +265,13 @@ class QuboProblem:
         with np.errstate(over="ignore", invalid="ignore"):
             self.bqm = form.bqm(self.penalties)
         linear, (_, _, quadratic), offset = self.bqm.to_numpy_vectors()
-        if not (np.isfinite(linear).all() and np.isfinite(quadratic).all() and np.isfinite(offset)):
-            raise InputError(f"the QUBO's coefficients overflow to inf or NaN: the sample_weight values (largest "
-                             f"{problem.weights.max():.3g}) or the penalty weights (soft {self.penalties.soft:.3g}, "
-                             f"hard {self.penalties.hard:.3g}) are too large; scale them down")
+        with np.errstate(over="ignore"):  # a sum of finite coefficients can overflow: energies would too
+            total = np.abs(linear).sum() + np.abs(quadratic).sum() + abs(offset)
+        if not np.isfinite(total):
+            raise InputError(f"the QUBO's coefficients overflow to inf or NaN (or sum to inf, so energies would): "
+                             f"lam {problem.lam:.3g}, the sample_weight values (largest {problem.weights.max():.3g}) "
+                             f"or the penalty weights (soft {self.penalties.soft:.3g}, hard {self.penalties.hard:.3g}) "
+                             f"are too large; scale them down")
 
     def _resolve(self, penalty) -> Penalties:
         problem = self.problem
