@@ -47,6 +47,26 @@ def test_same_seed_same_rule_across_n_jobs(planted):
     assert len(rules) == 1
 
 
+def test_a_large_n_jobs_starts_a_worker_per_chunk_of_starts(planted, monkeypatch):
+    """n_jobs=10000 for two starts asks joblib for two workers, not ten thousand (which ran > 90 s)."""
+    import joblib
+
+    from boolrules.localsearch import classifier
+
+    asked = []
+
+    class Recording(joblib.Parallel):
+        def __init__(self, n_jobs=None, **kwargs):
+            asked.append(n_jobs)
+            super().__init__(n_jobs=n_jobs, **kwargs)
+
+    monkeypatch.setattr(classifier, "Parallel", Recording)
+    X, y = planted
+    with joblib.parallel_config(backend="threading"):
+        RuleClassifier(random_state=7, n_jobs=10000, num_starts=2, num_iterations=20).fit(X, y)
+    assert asked == [2]
+
+
 def test_scan_moves_are_seeded_and_reach_the_planted_rule(planted):
     X, y = planted
     fits = [

@@ -440,7 +440,7 @@ class RuleClassifier(RuleEstimator):
                 return [result for i, seed in enumerate(seeds)
                         for result in _run_starts(X, y, config, [seed], deadline, len(seeds) - i - 1, report)]
             chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
-            parallel = Parallel(n_jobs=self.n_jobs)
+            parallel = Parallel(n_jobs=len(chunks))  # a worker per chunk: n_jobs=10000 for 2 starts starts 2
             return [r for chunk in parallel(delayed(_run_starts)(X, y, config, chunk, deadline, 0, report, os.getpid())
                                             for chunk in chunks) for r in chunk]
 
