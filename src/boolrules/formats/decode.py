@@ -125,16 +125,10 @@ class LoadedProblem:
                              f"{'SPIN' if spin else 'BINARY'} {self.format} file")
         return ((rows + 1) // 2 if spin else rows).astype(np.int8), counts, energies
 
-    def _check_energies(self, rows: np.ndarray, given: np.ndarray) -> None:
-        """The energies a sample set carries are this problem's energies of its samples (less the
+    def _check_energies(self, given: np.ndarray, energies: np.ndarray) -> None:
+        """The energies a sample set carries are this problem's `energies` of its samples (less the
         offset where the file does not hold it): else they answer another export."""
-        if self.qubo is not None:
-            expected = np.atleast_1d(self.qubo.energy(rows))
-            if not self.sidecar["offset_in_file"]:
-                expected = expected - self.sidecar["offset"]
-        else:
-            form = self.problem.standard_form
-            expected = rows @ form.c + form.c0
+        expected = energies if self.sidecar["offset_in_file"] else energies - self.sidecar["offset"]
         off = ~np.isclose(given, expected, rtol=1e-6, atol=1e-6)
         if off.any():
             i = int(np.argmax(off))
@@ -146,8 +140,6 @@ class LoadedProblem:
         """`samples` decoded stage by stage (`DecodedSamples`): raw, repaired and, with `polish`,
         polished; see the module for the forms samples take."""
         rows, counts, given = self._read(samples)
-        if given is not None:
-            self._check_energies(rows, given)
         # distinct rows in the order they first occur: the first sample wins ties, as in `decode_samples`
         unique, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
         order = np.argsort(first)
@@ -164,6 +156,10 @@ class LoadedProblem:
             energies = unique @ form.c + form.c0
             feasible = problem.feasible(unique)
             values = [problem.values_from_vector(x) for x in unique]
+        if given is not None:  # each sample's energy is its distinct row's
+            rank = np.empty_like(order)
+            rank[order] = np.arange(len(order))
+            self._check_energies(given, energies[rank[inverse.ravel()]])
         decoding = decode_samples(problem, values, energies, feasible, polish=polish, occurrences=occurrences)
         lowest = int(np.argmin(energies))
         sample = dict(zip(self.variables, unique[lowest].tolist()))
