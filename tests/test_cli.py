@@ -693,6 +693,18 @@ def test_console_script_help():
         assert command in completed.stdout
 
 
+@pytest.mark.parametrize("argv", [["--help"], ["solve", "--help"], ["datasets"]])
+def test_help_and_the_dataset_names_load_no_library(argv):
+    """`--help` and `boolrules datasets` are instant: they import none of numpy, pandas, scipy,
+    scikit-learn, Pyomo or dimod (seconds to load), in a fresh interpreter."""
+    heavy = ("numpy", "pandas", "scipy", "sklearn", "pyomo", "dimod")
+    code = ("import sys\nfrom boolrules.cli.main import main\nstatus = main(sys.argv[1:])\n"
+            f"print([m for m in {heavy!r} if m in sys.modules], status, file=sys.stderr)")
+    completed = subprocess.run([sys.executable, "-c", code, *argv], check=False, capture_output=True, text=True,
+                               timeout=120)
+    assert completed.stderr.strip().splitlines()[-1] == "[] 0"
+
+
 def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     """cli/choices.py copies what the parser offers from the library, so `--help` imports none of it:
     each copy equals the value it copies (and the parser's defaults are Python's: the tests below)."""
@@ -710,6 +722,9 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
 
     assert choices.MAX_SEED == MAX_SEED and choices.QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
     assert choices.QASM3_MAX_QUBITS == QASM3_MAX_QUBITS
+    from boolrules.datasets import DATASETS
+
+    assert choices.DATASETS == DATASETS
     for copy, value in [(choices.OPERATORS, OPERATORS), (choices.SHAPES, SHAPES), (choices.METRICS, METRICS),
                         (choices.POLICIES, POLICIES), (choices.FEATURE_SCORES, FEATURE_SCORES),
                         (choices.PENALTY_MODES, PENALTY_MODES), (choices.SLACK_MODES, SLACK_MODES), (choices.QPU_TOPOLOGIES, QPU_TOPOLOGIES),

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from inspect import Parameter, signature
 
-__all__ = ["EXPORT_FORMATS", "FEATURE_SCORES", "LEARNER_DEFAULTS", "MAX_SEED", "METRICS", "OPERATORS", "PENALTY_MODES",
+__all__ = ["DATASETS", "EXPORT_FORMATS", "FEATURE_SCORES", "LEARNER_DEFAULTS", "MAX_SEED", "METRICS", "OPERATORS", "PENALTY_MODES",
            "POLICIES", "PROBLEM_DEFAULTS", "PROBLEM_FORMATS", "QASM3_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "QUBO_FORMATS",
            "SHAPES", "SLACK_MODES", "learner_defaults", "python_defaults"]
 
 MAX_SEED = 2**31 - 1  # seeding.MAX_SEED
+DATASETS = ("breast_cancer", "credit_risk", "customer_churn", "parkinsons", "home_equity", "online_shoppers",
+            "direct_marketing", "credit_card_default")  # datasets.DATASETS
 OPERATORS = ("Or", "And", "AtLeast", "AtMost", "Choose")  # rules.OPERATORS
 SHAPES = ("DNF", "CNF")  # rules.SHAPES
 METRICS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "matthews_corrcoef",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ..datasets import DATASETS, load_dataset
-from .report import print_json, show_progress
+from .choices import DATASETS
 
 __all__ = ["run"]
 
@@ -17,6 +16,9 @@ def run(args) -> int:
             print(name)
         return 0
     from tqdm import tqdm
+
+    from ..datasets import load_dataset  # the names need no library: imported for --json only
+    from .report import print_json, show_progress
 
     rows = []
     for name in tqdm(DATASETS, desc="loading datasets", file=sys.stderr, disable=not show_progress(args),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+from importlib import import_module
 
 from .errors import SolverFailure, UsageError
 from .parser import build_parser
@@ -38,13 +39,9 @@ def main(argv=None) -> int:
 
 
 def _command(name: str):
-    """The `run` of the command `name`, imported once the command line is parsed: the commands load
-    the library (numpy, scikit-learn, Pyomo and dimod take seconds)."""
-    from . import datasets, decode, explain, export, fit, inspect, solve
-
-    modules = {"fit": fit, "explain": explain, "solve": solve, "inspect": inspect, "export": export,
-               "decode": decode, "datasets": datasets}
-    return modules[name].run
+    """The `run` of the command `name`, its module imported once the command line is parsed and no
+    other: the commands load the library (numpy, scikit-learn, Pyomo and dimod take seconds)."""
+    return import_module(f".{name}", __package__).run
 
 
 def _one_line(exc: BaseException) -> str:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import math
 import sys
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from ..datasets import Dataset
 from ..rules.names import display_text
+
+if TYPE_CHECKING:
+    from ..datasets import Dataset
 
 __all__ = ["Steps", "counts", "data_info", "data_lines", "print_json", "schedule_text", "show_progress"]
 
@@ -50,10 +51,8 @@ def _jsonable(value):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
+    if hasattr(value, "tolist"):  # a numpy array or scalar (numpy is not imported for `boolrules datasets`)
         return _jsonable(value.tolist())
-    if isinstance(value, np.generic):
-        value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
