@@ -2,6 +2,7 @@
 say nothing their own results contradict: after its last cell, each notebook runs the checks of
 the claims its text makes (CLAIMS), in the same kernel."""
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
+README = Path(__file__).parents[1] / "README.md"
 CELL_TIMEOUT = 600  # seconds per cell; each notebook takes under a minute on an idle machine
 
 # Notebook stem -> code run after its last cell: an assert per claim its markdown makes.
@@ -88,10 +90,19 @@ def test_notebook_is_stored_without_outputs(path):
 
 
 @pytest.mark.slow
-def test_kernel_is_this_interpreter(tmp_path):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import sys; print(sys.executable)")])
-    (output,) = execute(nb, tmp_path).cells[0].outputs
+def test_the_readmes_nbconvert_command_runs_a_notebook_on_this_interpreter(tmp_path):
+    """The README runs a notebook with `jupyter nbconvert --execute` (the [notebooks] extra): its
+    kernel is this interpreter."""
+    path = tmp_path / "kernel.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import sys; print(sys.executable)")],
+                                            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                                     "language": "python"}}), path)
+    jupyter = Path(sys.executable).parent / "jupyter"
+    subprocess.run([str(jupyter), "nbconvert", "--to", "notebook", "--execute", "--inplace", str(path)], check=True,
+                   capture_output=True, timeout=300)
+    (output,) = nbformat.read(path, as_version=4).cells[0].outputs
     assert Path(output.text.strip()).resolve() == Path(sys.executable).resolve()
+    assert "jupyter nbconvert --to notebook --execute --inplace notebooks/" in README.read_text()
 
 
 @pytest.mark.slow
