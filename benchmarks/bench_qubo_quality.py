@@ -3,10 +3,10 @@ against the exact optimum (issue 23).
 
 For each dataset, subproblem seed, operator (and negated root with `--negated`) and compile mode:
 
-1. A stratified subproblem of `--samples` rows (`sampling.subsample_rows` with labels, as the CLI's
-   `_problem` draws it; all binarized features), m' = `--max-literals`, balanced weights, λ = 0,
+1. A stratified subproblem of `--samples` of all rows (`sampling.subsample_rows` with labels, as
+   `DepthOneClassifier` draws it; all binarized features), m' = `--max-literals`, balanced weights, λ = 0,
    min_num_literals = 0: what `boolrules export --dataset D --operator OP --max-num-literals K
-   --max-samples N --seed S --format bqm` writes.
+   --max-samples N --seed S --test-size 0 --format bqm` writes.
 2. The exact optimum from HiGHS (`get_backend("highs", threads=1, time_limit=60).solve(problem)`), or,
    when HiGHS does not prove it within `--highs-time-limit` (Choose), from the exact `native`
    branch and bound (`optimum_source` in the JSON lines says which).

@@ -25,6 +25,7 @@ from boolrules.formats import (
     LOAD_FORMATS,
     PROBLEM_FORMATS,
     QUBO_FORMATS,
+    load_problem,
     load_qubo_file,
     sidecar_path,
 )
@@ -257,7 +258,8 @@ def test_solve_prints_rule_status_objective_and_scores(capsys):
                   "balanced accuracy: train", "time:"):
         assert field in out
     assert "bound" in out and "gap" in out and ">=" in out
-    assert "the problem takes 50 training rows" in out
+    assert ("rows:       the problem takes 50 of the 398 training rows, drawn stratified with seed 0 (split: 171 test "
+            "rows held out, test size 0.3, seed 0)\n") in out
 
 
 def test_solve_json(capsys):
@@ -452,7 +454,7 @@ def test_inspect_gives_pythons_variable_count(capsys):
 
     data = load_dataset("breast_cancer", paper_layout=True)
     python = depth_one(data.X, data.y, "Or", max_num_literals=4).to_qubo(eta=False).num_variables
-    result = run_json(capsys, ["inspect", "--operator", "Or", "--no-eta", "--paper-layout"])
+    result = run_json(capsys, ["inspect", "--operator", "Or", "--no-eta", "--paper-layout", "--test-size", "0"])
     assert result["qubo"]["num_variables"] == python == 814
 
 
@@ -522,9 +524,9 @@ def test_max_features_builds_the_problem_on_the_best_features_and_names_them(cap
     formulation = result["formulation"]
     assert formulation["features"] == 5 and len(formulation["kept_features"]) == 5
     assert formulation["variables"]["b"] == 5
-    same = run_json(capsys, ["inspect", "--operator", "Or", "--max-features", "5", "--max-samples", "50",
-                             "--seed", "9"])["formulation"]
-    assert same["kept_features"] == formulation["kept_features"]  # chosen on all rows, whatever rows are drawn
+    argv = ["inspect", "--operator", "Or", "--max-features", "5", "--max-samples", "50", "--test-size", "0"]
+    kept = [run_json(capsys, [*argv, "--seed", seed])["formulation"]["kept_features"] for seed in ("0", "9")]
+    assert kept[0] == kept[1]  # chosen on all the training rows, whatever rows are drawn
     mutual = run_json(capsys, ["inspect", "--operator", "Or", "--max-features", "5", "--feature-score",
                                "mutual_info"])["formulation"]
     assert mutual["kept_features"] != formulation["kept_features"]
@@ -644,6 +646,79 @@ def test_export_qubo_options(capsys, csv, tmp_path):
                                    "beta_range": [pytest.approx(hot), pytest.approx(cold)]}
     assert (f"recommended: dwave.samplers.SimulatedAnnealingSampler, 100 reads x 1000 sweeps, geometric beta "
             f"{hot:.4g} -> {cold:.4g}") in out
+
+
+# the rows a problem takes
+
+ROWS = ("test_size", "seed", "train_rows", "test_rows", "problem_rows")
+
+
+def test_export_and_inspect_build_the_problem_solve_solves(capsys, tmp_path):
+    """Issue 24 (4), its case: Or on 100 rows. With the same options export writes what solve
+    solves (the training rows of the same split, binarized on them, the same rows drawn): solve's
+    optimum 3.1746 is the exported model's optimum in HiGHS and its rule's objective in the model's
+    and the QUBO's sidecar (export drew from all rows before: 2.93865). All three say which rows."""
+    options = ["--operator", "Or", "--max-samples", "100"]
+    solved = run_json(capsys, ["solve", *options, "--backend", "highs"])
+    assert solved["status"] == "optimal" and solved["objective"] == pytest.approx(3.1746031746)
+    rows = {key: solved[key] for key in ROWS}
+    assert rows == {"test_size": 0.3, "seed": 0, "train_rows": 398, "test_rows": 171, "problem_rows": 100}
+    rule = parse(solved["rule_indices"])
+    for fmt in ("lp", "bqm"):
+        path = tmp_path / f"problem.{fmt}"
+        exported = run_json(capsys, ["export", *options, "--format", fmt, "-o", str(path)])
+        assert {key: exported[key] for key in ROWS} == rows
+        loaded = load_problem(exported["sidecar"])
+        assert loaded.problem.objective(rule) == pytest.approx(solved["objective"])
+        assert rule.to_str(loaded.feature_names) == solved["rule"]  # binarized on the same rows: the same names
+    highs = highspy.Highs()
+    highs.setOptionValue("output_flag", False)
+    assert highs.readModel(str(tmp_path / "problem.lp")) == highspy.HighsStatus.kOk
+    highs.run()
+    assert highs.getInfo().objective_function_value == pytest.approx(solved["objective"])
+    assert {key: run_json(capsys, ["inspect", *options])[key] for key in ROWS} == rows
+    said = ("100 of the 398 training rows, drawn stratified with seed 0 (split: 171 test rows held out, test size "
+            "0.3, seed 0)")
+    for command in (["solve", "--backend", "highs"], ["export", "--format", "lp", "-o", str(tmp_path / "p.lp")],
+                    ["inspect"]):
+        assert main([*command, *options]) == 0
+        assert said in capsys.readouterr().out, command
+
+
+def test_test_size_zero_trains_on_every_row(capsys, tmp_path):
+    """--test-size 0: every row trains, for every command that splits; solve, fit and explain report
+    no test score, and export writes the problem solve solves on every row."""
+    base = ["--operator", "Or", "--max-num-literals", "2", "--max-samples", "60", "--test-size", "0"]
+    solved = run_json(capsys, ["solve", *base])
+    assert {key: solved[key] for key in ROWS} == {"test_size": 0, "seed": 0, "train_rows": 569, "test_rows": 0,
+                                                   "problem_rows": 60}
+    assert solved["test_balanced_accuracy"] is None and solved["train_balanced_accuracy"] > 0.85
+    exported = run_json(capsys, ["export", *base, "--format", "lp", "-o", str(tmp_path / "p.lp")])
+    assert {key: exported[key] for key in ROWS} == {key: solved[key] for key in ROWS}
+    objective = load_problem(exported["sidecar"]).problem.objective(parse(solved["rule_indices"]))
+    assert objective == pytest.approx(solved["objective"])
+    assert main(["solve", *base]) == 0
+    out = capsys.readouterr().out
+    assert ("rows:       the problem takes 60 of all 569 rows, drawn stratified with seed 0 (test size 0: every row "
+            "trains, none is held out)\n") in out
+    assert "test none (--test-size 0 holds no rows out)\n" in out
+    search = ["--num-starts", "1", "--num-iterations", "20", "--max-complexity", "4", "--test-size", "0"]
+    fitted = run_json(capsys, ["fit", *search, "--metric", "accuracy"])
+    assert (fitted["train_rows"], fitted["test_rows"]) == (569, 0)
+    assert fitted["test_score"] is None and fitted["test_balanced_accuracy"] is None
+    assert main(["fit", *search, "--metric", "accuracy"]) == 0
+    assert "accuracy: train " in (out := capsys.readouterr().out) and out.count("test none (--test-size 0") == 2
+    assert run_json(capsys, ["explain", *search, "--row", "7"])["split"] == "training"
+
+
+def test_inspect_takes_the_training_rows_of_a_depth_two_problem_too(capsys, csv):
+    """A depth-two problem is built on the training rows of the split too (41 of the CSV's 59)."""
+    argv = ["inspect", "--csv", csv, "--label", "churn", "--shape", "DNF", "--max-literals-per-term", "2"]
+    result = run_json(capsys, argv)
+    assert (result["train_rows"], result["test_rows"], result["problem_rows"]) == (41, 18, 41)
+    assert result["formulation"]["samples"] == 41
+    every = run_json(capsys, [*argv, "--test-size", "0"])
+    assert (every["train_rows"], every["problem_rows"], every["formulation"]["samples"]) == (59, 59, 59)
 
 
 # datasets
@@ -773,9 +848,9 @@ USAGE_ERRORS = [
     (["solve", "--config", "{tmp}/missing.toml"], "does not exist"),
     (["fit", "--nonlocal-backend", "highs", "--config", "{bad_toml}"], "not allowed with"),
     (["inspect", "--operator", "Xor"], "invalid choice: 'Xor'"),
-    (["inspect", "--max-samples", "0"], "must be an integer >= 1"),
+    (["inspect", "--max-samples", "0"], "must be an integer >= 2 (a row of each class) or auto, got '0'"),
     (["fit", "--max-samples", "lots"], "argument --max-samples: must be an integer >= 1 or auto, got 'lots'"),
-    (["inspect", "--min-num-literals", "5"], "min_num_literals (5) must not exceed max_num_literals (4)"),
+    (["inspect", "--min-num-literals", "5"], "min_num_literals must be <= 4 (max_num_literals), got 5"),
     (["export", "--format", "bqm"], "the following arguments are required: --output"),
     (["export", "--format", "xls", "-o", "x"], "invalid choice: 'xls'"),
     (["export", "--format", "bqm", "-o", "{tmp}/no/such/folder/x.bqm"], "folder"),
@@ -796,6 +871,11 @@ OPTION_VALUES = [
     (["fit", "--nonlocal-backend", "native", "--nonlocal-time-limit", "nan"], "argument --nonlocal-time-limit: must"),
     (["fit", "--num-starts", "1", "--num-iterations", "10", "--test-size", "0.001"], "--test-size 0.001 leaves 1 test"),
     (["solve", "--test-size", "0.999"], "--test-size 0.999 leaves 569 test and 0 training rows"),
+    (["solve", "--test-size", "-0.1"], "argument --test-size: must be a number >= 0 and < 1, got '-0.1'"),
+    (["export", "--format", "bqm", "-o", "x.bqm", "--test-size", "1"], "argument --test-size: must be a number >= 0 "
+                                                                      "and < 1, got '1'"),
+    (["inspect", "--test-size", "nan"], "argument --test-size: must be a number >= 0 and < 1, got 'nan'"),
+    (["solve", "--max-samples", "1"], "argument --max-samples: must be an integer >= 2 (a row of each class) or auto"),
 ]
 
 

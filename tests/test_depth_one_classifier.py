@@ -9,6 +9,7 @@ from sklearn.utils.estimator_checks import check_param_validation, parametrize_w
 from boolrules import DepthOneClassifier
 from boolrules.backends import get_backend
 from boolrules.backends.dwave import MissingCredentialsError
+from boolrules.exceptions import InputError
 from boolrules.rules import And, AtLeast, Literal, Or
 
 from .fakes import Empty, Recording
@@ -74,6 +75,34 @@ def test_max_samples_solves_a_random_subset_drawn_from_random_state(planted):
     assert clf.best_score_ == pytest.approx(balanced_accuracy_score(y, clf.best_rule_.evaluate(X)))
     everything = fit(len(y) + 1, 1)[1]
     assert np.array_equal(everything.X, X) and np.array_equal(everything.y, y)
+
+
+def test_build_problem_is_the_problem_fit_solves():
+    """build_problem(X, y) builds what fit(X, y) hands the backend, binarizer, rows drawn, features
+    kept, weights and names alike, without solving; the estimator is left unfitted and its
+    parameters and the data as they were."""
+    data = load_breast_cancer(as_frame=True)
+    X, y = data.data, data.target
+    X_before = X.copy()
+    backend = Recording()
+    clf = DepthOneClassifier("AtLeast", max_num_literals=2, lam=0.01, metric="accuracy", max_samples=80,
+                             max_features=12, random_state=3, backend=backend)
+    params = clf.get_params()
+    built = clf.build_problem(X, y)
+    assert clf.get_params() == params and not hasattr(clf, "classes_") and not hasattr(clf, "binarizer_")
+    pd.testing.assert_frame_equal(X, X_before)
+    clf.fit(X, y)
+    (solved, _), = backend.calls
+    for name in ("X", "y", "weights", "features"):
+        assert np.array_equal(getattr(built, name), getattr(solved, name)), name
+    for name in ("operator", "negated", "max_num_literals", "min_num_literals", "lam", "feature_names"):
+        assert getattr(built, name) == getattr(solved, name), name
+    assert built.num_samples == 80 and len(built.features) == 12
+    assert built.objective(clf.best_rule_) == pytest.approx(clf.result_.objective)
+    with pytest.raises(InputError, match="build_problem builds a two-class problem; y has 3 classes"):
+        DepthOneClassifier().build_problem(X, np.arange(len(y)) % 3)
+    with pytest.raises(ValueError, match="'max_samples' parameter of DepthOneClassifier"):  # checked as fit checks
+        DepthOneClassifier(max_samples=0).build_problem(X, y)
 
 
 def test_time_limit_reaches_the_backend(planted):

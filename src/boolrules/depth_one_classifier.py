@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
+from sklearn.base import _fit_context
 from sklearn.utils._param_validation import StrOptions
 
 from .backends.config import BackendSpec
 from .estimator import RuleEstimator
 from .exceptions import InputError, SolverError
+from .formulations import DepthOneProblem
 from .formulations.builder import build_depth_one
 from .formulations.preselection import FEATURE_SCORES
 from .metrics import score_counts
@@ -50,6 +52,9 @@ class DepthOneClassifier(RuleEstimator):
     Attributes: best_rule_, best_score_ (metric on all training rows), result_ (the backend's
     `Result`), rule_ (best_rule_'s canonical form), classes_, feature_names_, rule_text_ and
     rule_description_ (rule_ with those names), binarizer_.
+
+    `build_problem(X, y)` returns the problem `fit(X, y)` would solve, unsolved, to export
+    (`boolrules.formats`) or inspect.
     """
 
     _parameter_constraints: dict = {
@@ -107,19 +112,40 @@ class DepthOneClassifier(RuleEstimator):
         if self.time_limit is not None:  # a backend without a time limit refuses it before any work
             check_call_options(self.backend, {"time_limit": self.time_limit})
 
-    def _fit_binary(self, X, y, rng):
+    @_fit_context(prefer_skip_nested_validation=False)  # the parameters are checked as fit checks them
+    def build_problem(self, X, y) -> DepthOneProblem:
+        """The depth-one problem `fit(X, y)` solves, built by fit's own steps (the binarizer fitted
+        on X, the rows drawn and features kept by `random_state`) without solving it: so what fit
+        solves can be exported or inspected exactly. Two classes only; the estimator is left as it was."""
+        state = dict(self.__dict__)
+        try:
+            X, y, rng = self._prepare(X, y)
+            if len(self.classes_) > 2:
+                raise InputError(f"build_problem builds a two-class problem; y has {len(self.classes_)} classes "
+                                 "(fit solves one per class, one-vs-rest: build each from its own 0/1 labels)")
+            return self._problem(*self._binary_data(X, y), rng)
+        finally:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+
+    def _problem(self, X, y, rng) -> DepthOneProblem:
+        """The problem on the 0/1 data, with the caps that are "auto" read from a TOML backend's
+        [problem] sizes; fit and build_problem both build it here, so they cannot differ."""
         from .backends.config import problem_caps
 
-        caps = problem_caps(self.backend)  # a TOML backend's [problem] sizes, for the caps that are "auto"
+        caps = problem_caps(self.backend)
         max_samples = caps.get("max_samples") if self.max_samples == "auto" else self.max_samples
         max_features = caps.get("max_features") if self.max_features == "auto" else self.max_features
-        problem = build_depth_one(
+        return build_depth_one(
             X, y, self.operator, max_num_literals=int(self.max_num_literals),
             min_num_literals=int(self.min_num_literals), lam=float(self.lam), sample_weight=_WEIGHTS[self.metric],
             negated=bool(self.negated), max_samples=max_samples, max_features=max_features,
             feature_score=self.feature_score, random_state=rng,
             feature_names=getattr(self, "feature_names_", None),  # so result_ prints the rule with names
         )
+
+    def _fit_binary(self, X, y, rng):
+        problem = self._problem(X, y, rng)
         from .backends.base import unseeded
         from .backends.config import opened_backend
 

@@ -129,7 +129,9 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             self.__dict__.update(state)
             raise
 
-    def _fit(self, X, y):
+    def _prepare(self, X, y):
+        """fit's checks of the parameters and the data, and `classes_`: the checked X and y and the
+        random state every random choice of the fit draws from."""
         self._check_params()
         X, y = self._check_X(X, y, reset=True)
         check_classification_targets(y)
@@ -138,7 +140,17 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             raise InputError(
                 f"y has only one class ({self.classes_[0]!r}); a classifier needs at least two classes"
             )
-        rng = check_random_state(getattr(self, "random_state", None))
+        return X, y, check_random_state(getattr(self, "random_state", None))
+
+    def _binary_data(self, X, y):
+        """A two-class fit's 0/1 data: X binarized by the binarizer fitted on it (`binarizer_`,
+        `feature_names_`) and y as 1 for `classes_[1]`, 0 otherwise."""
+        self.estimators_ = None
+        Xb, self.feature_names_ = self._binarize_fit(X)
+        return Xb, (y == self.classes_[1]).astype(np.uint8)
+
+    def _fit(self, X, y):
+        X, y, rng = self._prepare(X, y)
         if len(self.classes_) > 2:
             self.estimators_ = []
             for cls in self.classes_:
@@ -147,9 +159,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
                     est.set_params(random_state=draw_seed(rng))
                 self.estimators_.append(est.fit(X, (y == cls).astype(np.uint8)))
             return self
-        self.estimators_ = None
-        Xb, self.feature_names_ = self._binarize_fit(X)
-        self._fit_binary(Xb, (y == self.classes_[1]).astype(np.uint8), rng)
+        self._fit_binary(*self._binary_data(X, y), rng)
         self.rule_ = self.best_rule_.simplify()
         self.rule_text_ = self.rule_.to_str(self.feature_names_)
         self.rule_description_ = self.rule_.describe(self.feature_names_)

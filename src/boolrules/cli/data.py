@@ -7,11 +7,11 @@ import math
 
 from ..backends.config import problem_caps
 from ..datasets import Dataset, load_csv, load_dataset
+from ..depth_one_classifier import DepthOneClassifier
 from ..formulations import DepthOneProblem
-from ..formulations.builder import build_depth_one
 from .errors import UsageError
 
-__all__ = ["binarizer", "depth_one_problem", "load_data", "resolve_caps", "split"]
+__all__ = ["binarizer", "depth_one_classifier", "depth_one_problem", "load_data", "resolve_caps", "split"]
 
 
 def load_data(args) -> Dataset:
@@ -34,14 +34,17 @@ def binarizer(data: Dataset):
 
 
 def split(data: Dataset, args):
-    """The stratified train/test split of the raw columns (binarized later, on the training rows)."""
+    """The stratified train/test split of the raw columns (binarized later, on the training rows),
+    drawn with --seed; --test-size 0: every row trains and the test part is empty."""
+    if args.test_size == 0:
+        return data.raw, data.raw.iloc[:0], data.y, data.y[:0]
     from sklearn.model_selection import train_test_split
 
     num_rows = len(data.y)
     num_test = math.ceil(args.test_size * num_rows)  # as train_test_split rounds
     if min(num_test, num_rows - num_test) < 2:
         raise UsageError(f"--test-size {args.test_size} leaves {num_test} test and {num_rows - num_test} training rows "
-                         f"of {num_rows}; each part needs a row of each class")
+                         f"of {num_rows}; each part needs a row of each class (--test-size 0: every row trains)")
     return train_test_split(data.raw, data.y, test_size=args.test_size, stratify=data.y, random_state=args.seed)
 
 
@@ -54,13 +57,19 @@ def resolve_caps(args, spec=None) -> None:
             setattr(args, key, caps.get(key))
 
 
-def depth_one_problem(args, data: Dataset) -> DepthOneProblem:
-    """The depth-one problem on all rows, or on `--max-samples` of them drawn (stratified) with
-    `--seed`, on all features or the `--max-features` best on all rows, as `DepthOneClassifier`
-    builds it (`formulations.builder`)."""
-    return build_depth_one(
-        data.X, data.y, args.operator, max_num_literals=args.max_num_literals,
-        min_num_literals=args.min_num_literals, lam=args.lam, negated=args.negated, max_samples=args.max_samples,
-        max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
-        samples_name="--max-samples",
+def depth_one_classifier(args, data: Dataset, backend="highs") -> DepthOneClassifier:
+    """`DepthOneClassifier` with the problem options, binarizing as `data` was binarized and seeded
+    with --seed: `solve` fits it on the training rows, `export` and `inspect` build its problem."""
+    return DepthOneClassifier(
+        binarizer=binarizer(data), operator=args.operator, max_num_literals=args.max_num_literals,
+        min_num_literals=args.min_num_literals, lam=args.lam, negated=args.negated, backend=backend,
+        max_samples=args.max_samples, max_features=args.max_features, feature_score=args.feature_score,
+        random_state=args.seed,
     )
+
+
+def depth_one_problem(args, data: Dataset, X_train, y_train) -> DepthOneProblem:
+    """The depth-one problem `solve` solves with the same options: built by `DepthOneClassifier`
+    from the training rows (`split`), binarized on them, with `--max-samples` of them drawn
+    (stratified) with --seed and the `--max-features` best features on them."""
+    return depth_one_classifier(args, data).build_problem(X_train, y_train)

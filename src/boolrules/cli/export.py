@@ -6,17 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..formats import export_problem, export_qubo, sidecar_path
+from ..rules.names import display_text
 from .backend import running
 from .choices import EXPORT_FORMATS
-from .data import depth_one_problem, load_data, resolve_caps
+from .data import depth_one_problem, load_data, resolve_caps, split
 from .errors import UsageError
-from .report import Steps, data_info, print_json, schedule_text
+from .report import Steps, data_info, print_json, rows_text, schedule_text, split_info
 
 __all__ = ["run"]
 
 
 def run(args) -> int:
-    """`boolrules export`: write the problem (or its QUBO) in `--format` to `--output`, with its sidecar."""
+    """`boolrules export`: write the problem `solve` solves with the same options (or its QUBO) in
+    `--format` to `--output`, with its sidecar."""
     content, fmt = EXPORT_FORMATS[args.format]
     resolve_caps(args)
     path = Path(args.output)
@@ -28,15 +30,16 @@ def run(args) -> int:
         step("loading data")
         data = load_data(args)
         step("building the model")
-        problem = depth_one_problem(args, data)
+        X_train, _, y_train, y_test = split(data, args)
+        problem = depth_one_problem(args, data, X_train, y_train)
         if content == "qubo":
             step("compiling the QUBO")
             qubo = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
         step(f"writing {args.format}")
         with running(f"writing {args.format}"):
             try:
-                written = (export_problem(problem, path, fmt, data.feature_names) if content == "model"
-                           else export_qubo(qubo, path, fmt, data.feature_names, max_qubits=args.max_qubits))
+                written = (export_problem(problem, path, fmt) if content == "model"  # named by the problem's features
+                           else export_qubo(qubo, path, fmt, max_qubits=args.max_qubits))
             except OSError as err:  # the file cannot be written there: bad input, not a failed solver
                 raise UsageError(f"--output: {err}") from err
     if content == "model" or fmt == "cqm":  # a CQM file holds the ILP itself, not its QUBO
@@ -50,12 +53,14 @@ def run(args) -> int:
         what = (f"the {problem.label} QUBO ({qubo.compilation}, {args.penalty} penalties): "
                 f"{sizes['num_variables']} variables, {sizes['num_interactions']} interactions")
     sidecar = sidecar_path(written)
-    result = {**data_info(data, args), "problem_rows": problem.num_samples, "path": str(written), "format": args.format,
-              "content": content, "bytes": written.stat().st_size, "sidecar": str(sidecar), **sizes}
+    result = {**data_info(data, args), **split_info(args, len(y_train), len(y_test), problem.num_samples),
+              "path": str(written), "format": args.format, "content": content, "bytes": written.stat().st_size,
+              "sidecar": str(sidecar), **sizes}
     if args.json:
         print_json(result)
         return 0
-    print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}, from {problem.num_samples} rows of {data.name}")
+    print(f"wrote {written} ({args.format}, {result['bytes']} bytes): {what}")
+    print(f"from {display_text(str(data.name))}: {rows_text(result)}, the rows `solve` takes with these options")
     print(f"and its sidecar {sidecar} (`boolrules decode {sidecar} SAMPLES` decodes answers)")
     if content == "qubo":
         print(f"ground state: {sizes['ground_state']}")

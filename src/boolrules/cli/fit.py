@@ -12,7 +12,7 @@ from ..metrics import score_counts
 from .backend import configured_backend, running
 from .data import binarizer, load_data, split
 from .errors import UsageError
-from .report import data_info, data_lines, print_json, show_progress
+from .report import data_info, data_lines, held_out_score, print_json, show_progress, split_info
 
 __all__ = ["fitted", "run"]
 
@@ -61,18 +61,20 @@ def run(args) -> int:
     """`boolrules fit`: learn a rule on the training split and print it with its scores and time."""
     data = load_data(args)
     clf, (X_train, X_test, y_train, y_test), backend, seconds = fitted(args, data)
+    held_out = len(y_test) > 0  # --test-size 0 holds no rows out: no test scores
     result = {
         **data_info(data, args),
+        **split_info(args, len(y_train), len(y_test)),
         "rule": clf.rule_text_,
         "rule_indices": str(clf.rule_),
         "complexity": clf.rule_.complexity,
         "search_rule": clf.best_rule_.to_str(clf.feature_names_),
         "search_complexity": clf.best_rule_.complexity,
         "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
-        "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
+        "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)) if held_out else None,
         "metric": args.metric,
         "train_score": clf.score(X_train, y_train),
-        "test_score": clf.score(X_test, y_test),
+        "test_score": clf.score(X_test, y_test) if held_out else None,
         "seconds": seconds,
         "time_budget": args.time_budget,
         "iterations": clf.n_iter_,
@@ -88,7 +90,8 @@ def run(args) -> int:
     if args.json:
         print_json(result)
         return 0
-    print("\n".join(data_lines(data, args, "binarized on the training split")))
+    print("\n".join(data_lines(data, args, f"{result['train_rows']} train, {result['test_rows']} test; binarized on "
+                                           "the training rows")))
     print(f"rule:       {result['rule']}")
     print(f"complexity: {result['complexity']}")
     if result["search_rule"] != result["rule"]:
@@ -97,9 +100,9 @@ def run(args) -> int:
     if args.describe:
         print("in words:\n" + "\n".join("  " + line for line in result["description"].splitlines()))
     print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
-          f"test {result['test_balanced_accuracy']:.4f}")
+          f"test {held_out_score(result['test_balanced_accuracy'])}")
     if args.metric != "balanced_accuracy":
-        print(f"{args.metric}: train {result['train_score']:.4f}, test {result['test_score']:.4f}")
+        print(f"{args.metric}: train {result['train_score']:.4f}, test {held_out_score(result['test_score'])}")
     print(f"time:       {seconds:.2f} s ({_effort(args, clf.n_iter_)})")
     if "nonlocal" in result:
         nonlocal_ = result["nonlocal"]

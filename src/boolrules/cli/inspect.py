@@ -8,19 +8,21 @@ from ..backends.hardware import (QPU_H_RANGE, QPU_J_RANGE, QPU_TOPOLOGIES, SOFT_
 from ..datasets import Dataset
 from ..formulations import DepthTwoProblem, depth_two
 from ..sampling import subsample_rows
-from .data import depth_one_problem, load_data, resolve_caps
+from .data import binarizer, depth_one_problem, load_data, resolve_caps, split
 from .errors import UsageError
-from .report import Steps, counts, data_info, data_lines, print_json
+from .report import Steps, counts, data_info, data_lines, print_json, rows_text, split_info
 
 __all__ = ["run"]
 
 
-def _depth_two_problem(args, data: Dataset) -> DepthTwoProblem:
-    """The depth-two problem of `--shape` on all rows, or on `--max-samples` of them drawn with `--seed`."""
-    rows = subsample_rows(len(data.y), args.max_samples, args.seed)
+def _depth_two_problem(args, data: Dataset, X_train, y_train) -> DepthTwoProblem:
+    """The depth-two problem of `--shape` on the training rows of the split, binarized on them as
+    `solve` binarizes its rows, or on `--max-samples` of them drawn with `--seed`."""
+    X = binarizer(data).fit_transform(X_train)
+    rows = subsample_rows(len(y_train), args.max_samples, args.seed)
     return depth_two(
-        data.X[rows], data.y[rows], args.shape, max_terms=args.max_terms,
-        max_literals_per_term=min(args.max_literals_per_term, data.X.shape[1]), max_complexity=args.max_complexity,
+        X[rows], y_train[rows], args.shape, max_terms=args.max_terms,
+        max_literals_per_term=min(args.max_literals_per_term, X.shape[1]), max_complexity=args.max_complexity,
         min_terms=args.min_terms, lam=args.lam, negated=args.negated,
     )
 
@@ -34,7 +36,8 @@ def run(args) -> int:
         step("loading data")
         data = load_data(args)
         step("building the model")
-        problem = (_depth_two_problem if args.shape else depth_one_problem)(args, data)
+        X_train, _, y_train, y_test = split(data, args)
+        problem = (_depth_two_problem if args.shape else depth_one_problem)(args, data, X_train, y_train)
         formulation = problem.summary()
         step("compiling the QUBO")
         compiled = problem.to_qubo(eta=args.eta, penalty=args.penalty, slack=args.slack)
@@ -47,14 +50,15 @@ def run(args) -> int:
         if args.embed:
             step(f"embedding the QUBO into a {args.embed} graph")
             hardware["embedding"] = embedding_report(compiled.bqm, args.embed, args.seed, args.embed_timeout)
-    result = {**data_info(data, args), "problem_rows": problem.num_samples, "formulation": formulation, "qubo": qubo,
-              "hardware": hardware}
+    result = {**data_info(data, args), **split_info(args, len(y_train), len(y_test), problem.num_samples),
+              "formulation": formulation, "qubo": qubo, "hardware": hardware}
     if args.json:
         print_json(result)
         return 0
     f = formulation
     lo, hi = f["coefficient_range"]
-    print("\n".join(data_lines(data, args, f"the problem takes {problem.num_samples}; {f['features']} binary features", 13)))
+    print("\n".join(data_lines(data, args, f"{f['features']} binary features on the training rows", 13)))
+    print(f"rows:        the problem takes {rows_text(result)}")
     if args.shape:
         cap = "" if f["max_complexity"] is None else f", at most {f['max_complexity']} nodes"
         print(f"problem:     {f['shape']} of {f['min_terms']}..{f['max_terms']} terms of at most "

@@ -9,7 +9,8 @@ import sys
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
                       POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHAPES,
                       SLACK_MODES)
-from .values import MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int
+from .values import (MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
+                     rows_or_auto)
 
 __all__ = ["build_parser"]
 
@@ -55,8 +56,9 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
                        help="seeds the split, the row subset and the solvers (default: %(default)s)")
 
     split = _Parser(add_help=False)
-    split.add_argument("--test-size", type=bounded(float, 0, 1, open_low=True, open_high=True), default=0.3, metavar="FRACTION",
-                       help="share of rows held out, stratified (default: %(default)s)")
+    split.add_argument("--test-size", type=bounded(float, 0, 1, open_high=True), default=0.3, metavar="FRACTION",
+                       help="share of rows held out, stratified, drawn with --seed; the rest are the training rows "
+                            "(0: every row trains, no test score; default: %(default)s)")
 
     problem = _Parser(add_help=False)
     group = problem.add_argument_group("depth-one problem")
@@ -69,13 +71,13 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--negated", action="store_true", default=defaults["negated"],
                        help="learn ~operator(...) instead")
     group.add_argument("--lam", type=bounded(float, 0), default=defaults["lam"], help="penalty λ per literal (default: %(default)s)")
-    group.add_argument("--max-samples", type=count_or_auto, default=defaults["max_samples"], metavar="N",
-                       help="build the problem on this many rows drawn (stratified) with --seed, or auto: all, or for "
-                            "solve the [problem] max_samples of a .toml backend (default: %(default)s)")
+    group.add_argument("--max-samples", type=rows_or_auto, default=defaults["max_samples"], metavar="N",
+                       help="build the problem on this many training rows drawn (stratified) with --seed, or auto: "
+                            "all, or for solve the [problem] max_samples of a .toml backend (default: %(default)s)")
     group.add_argument("--max-features", type=count_or_auto, default=defaults["max_features"], metavar="N",
-                       help="build the problem on the N best binary features by --feature-score, to fit a "
-                            "size-limited backend; the rule names the original features; auto: all, or for solve the "
-                            "[problem] max_features of a .toml backend (default: %(default)s)")
+                       help="build the problem on the N best binary features by --feature-score on the training "
+                            "rows, to fit a size-limited backend; the rule names the original features; auto: all, or "
+                            "for solve the [problem] max_features of a .toml backend (default: %(default)s)")
     group.add_argument("--feature-score", choices=FEATURE_SCORES, default=defaults["feature_score"],
                        help="how --max-features ranks features: the weighted error of the feature alone, or its "
                             "mutual information with the label (default: %(default)s)")
@@ -176,10 +178,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a QUBO sampler backend: report its repaired rule, without native literal swaps "
                             "(the objective of each stage is printed either way)")
 
-    inspect = sub.add_parser("inspect", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,
-                             help="print the sizes of a depth-one (or depth-two) model and of its QUBO",
-                             description="Build a depth-one problem (a depth-two one with --shape) on all rows "
-                                         "(or --max-samples of them) and print its variables and constraints per "
+    inspect = sub.add_parser("inspect", parents=[p["data"], p["split"], p["problem"], p["qubo"], p["common"]],
+                             epilog=EPILOG, help="print the sizes of a depth-one (or depth-two) model and of its QUBO",
+                             description="Build the depth-one problem `solve` solves with the same options (a "
+                                         "depth-two one with --shape) on the training rows of the same split (or "
+                                         "--max-samples of them) and print its variables and constraints per "
                                          "block, the paper's variable count, nonzeros and coefficient range, and "
                                          "its QUBO's variables per block, largest bias and dynamic range.")
     group = inspect.add_argument_group("depth-two problem")
@@ -202,9 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "size, dynamic range and the share of a QPU's range the objective keeps; name the one that "
                             "suits a QPU best")
 
-    export = sub.add_parser("export", parents=[p["data"], p["problem"], p["qubo"], p["common"]], epilog=EPILOG,
-                            help="write a depth-one model or its QUBO to a file",
-                            description="Write a depth-one problem (all rows, or --max-samples of them): "
+    export = sub.add_parser("export", parents=[p["data"], p["split"], p["problem"], p["qubo"], p["common"]],
+                            epilog=EPILOG, help="write a depth-one model or its QUBO to a file",
+                            description="Write the depth-one problem `solve` solves with the same options (the "
+                                        "training rows of the same split, or --max-samples of them): "
                                         f"{', '.join(f for f, (c, _) in EXPORT_FORMATS.items() if c == 'model')} "
                                         "hold the ILP model, cqm the ILP as a dimod CQM, the others its QUBO.")
     export.add_argument("--format", required=True, choices=list(EXPORT_FORMATS), help="the file format")

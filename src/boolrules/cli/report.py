@@ -12,7 +12,8 @@ from ..rules.names import display_text
 if TYPE_CHECKING:
     from ..datasets import Dataset
 
-__all__ = ["Steps", "counts", "data_info", "data_lines", "print_json", "schedule_text", "show_progress"]
+__all__ = ["Steps", "counts", "data_info", "data_lines", "held_out_score", "print_json", "rows_text",
+           "schedule_text", "show_progress", "split_info"]
 
 
 def show_progress(args) -> bool:
@@ -90,6 +91,32 @@ def data_lines(data: Dataset, args, detail: str, width: int = 12) -> list[str]:
             lines.append(f"{'dropped:':<{width}}{data.dropped_rows} rows with missing values "
                          "(--missing indicator keeps them)")
     return lines
+
+
+def split_info(args, train_rows: int, test_rows: int, problem_rows: int | None = None) -> dict:
+    """Which rows a command used, for a JSON result: the split's training and test rows (--test-size,
+    drawn with --seed) and, for a problem, how many of the training rows it takes."""
+    info = {"test_size": args.test_size, "seed": args.seed, "train_rows": train_rows, "test_rows": test_rows}
+    return info if problem_rows is None else {**info, "problem_rows": problem_rows}
+
+
+def rows_text(info: dict) -> str:
+    """`split_info` of a problem in words: how many of the training rows it takes, drawn how, from
+    which split."""
+    train, used = info["train_rows"], info["problem_rows"]
+    if info["test_rows"]:
+        taken = f"all {train} training rows" if used == train else f"{used} of the {train} training rows"
+        where = f"split: {info['test_rows']} test rows held out, test size {info['test_size']:g}, seed {info['seed']}"
+    else:
+        taken = f"all {train} rows" if used == train else f"{used} of all {train} rows"
+        where = "test size 0: every row trains, none is held out"
+    drawn = f", drawn stratified with seed {info['seed']}" if used < train else ""
+    return f"{taken}{drawn} ({where})"
+
+
+def held_out_score(score: float | None) -> str:
+    """A test score to 4 places, or why there is none."""
+    return "none (--test-size 0 holds no rows out)" if score is None else f"{score:.4f}"
 
 
 def schedule_text(schedule: dict) -> str:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import math
 import time
 
-from ..depth_one_classifier import DepthOneClassifier
 from ..metrics import score_counts
 from .backend import configured_backend, running
-from .data import binarizer, load_data, resolve_caps, split
-from .report import Steps, data_info, data_lines, print_json
+from .data import depth_one_classifier, load_data, resolve_caps, split
+from .report import Steps, data_info, data_lines, held_out_score, print_json, rows_text, split_info
 
 __all__ = ["run"]
 
@@ -24,12 +23,7 @@ def run(args) -> int:
         step("loading data")
         data = load_data(args)
         X_train, X_test, y_train, y_test = split(data, args)
-        clf = DepthOneClassifier(
-            binarizer=binarizer(data), operator=args.operator,
-            max_num_literals=args.max_num_literals, min_num_literals=args.min_num_literals,
-            lam=args.lam, negated=args.negated, backend=backend, max_samples=args.max_samples,
-            max_features=args.max_features, feature_score=args.feature_score, random_state=args.seed,
-        )
+        clf = depth_one_classifier(args, data, backend)
         step(f"building and solving the model with {backend.name}")
         start = time.perf_counter()
         with running(f"backend {backend.name!r}"):
@@ -39,9 +33,7 @@ def run(args) -> int:
         r = clf.result_
         result = {
             **data_info(data, args),
-            "train_rows": len(y_train),
-            "test_rows": len(y_test),
-            "problem_rows": min(len(y_train), args.max_samples or len(y_train)),
+            **split_info(args, len(y_train), len(y_test), min(len(y_train), args.max_samples or len(y_train))),
             "operator": ("~" if args.negated else "") + args.operator,
             "min_num_literals": args.min_num_literals,
             "max_num_literals": args.max_num_literals,
@@ -63,17 +55,16 @@ def run(args) -> int:
             "timing": r.timing,
             "solver_info": r.info,
             "train_balanced_accuracy": score_counts("balanced_accuracy", y_train, clf.predict(X_train)),
-            "test_balanced_accuracy": score_counts("balanced_accuracy", y_test, clf.predict(X_test)),
+            "test_balanced_accuracy": (score_counts("balanced_accuracy", y_test, clf.predict(X_test))
+                                       if len(y_test) else None),  # --test-size 0: no test rows
             "seconds": seconds,
             "solver_seconds": r.seconds,
         }
     if args.json:
         print_json(result)
         return 0
-    rows = f"{result['train_rows']} train, {result['test_rows']} test"
-    if result["problem_rows"] < result["train_rows"]:
-        rows += f"; the problem takes {result['problem_rows']} training rows"
-    print("\n".join(data_lines(data, args, rows)))
+    print("\n".join(data_lines(data, args, f"{result['train_rows']} train, {result['test_rows']} test")))
+    print(f"rows:       the problem takes {rows_text(result)}")
     kept = "" if args.max_features is None else f", on the {args.max_features} best features by {args.feature_score}"
     print(f"problem:    {result['operator']} with {args.min_num_literals}..{args.max_num_literals} literals, "
           f"λ = {args.lam:g}{kept}")
@@ -86,7 +77,7 @@ def run(args) -> int:
     print(f"objective:  {r.objective:.6g}" + (f" ({', '.join(proof)})" if proof else "")
           + "  (weighted errors + λ × literals on the problem's rows)")
     print(f"balanced accuracy: train {result['train_balanced_accuracy']:.4f}, "
-          f"test {result['test_balanced_accuracy']:.4f}")
+          f"test {held_out_score(result['test_balanced_accuracy'])}")
     steps = "".join(f", {step} {s:.2f}" for step, s in r.timing.items())
     print(f"time:       {seconds:.2f} s (solver {r.seconds:.2f} s{steps})")
     return 0

@@ -7,7 +7,7 @@ import argparse
 import math
 
 __all__ = ["MAX_JOBS", "MAX_STARTS", "bounded", "call_limit", "count_or_auto", "count_or_none", "iterations", "n_jobs",
-           "positive_int"]
+           "positive_int", "rows_or_auto"]
 
 MAX_JOBS = 1024  # workers: joblib starts as many processes (past a C int it fails inside a semaphore)
 MAX_STARTS = 10**6  # starts: each holds a seed and a result (10**12 is 7 TiB of seeds alone)
@@ -28,6 +28,19 @@ def count_or_auto(text: str) -> int | str:
         return positive_int(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(f"must be an integer >= 1 or auto, got {text!r}") from None
+
+
+def rows_or_auto(text: str) -> int | str:
+    """A problem's rows: an integer >= 2, so the rows drawn (stratified) hold a row of each class, or "auto"."""
+    if text.lower() == "auto":
+        return "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a row of each class) or auto, got {text!r}")
+    return value
 
 
 def call_limit(text: str) -> float | str | None:

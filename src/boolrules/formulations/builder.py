@@ -18,15 +18,15 @@ __all__ = ["build_depth_one"]
 def build_depth_one(X: np.ndarray, y: np.ndarray, operator, *, max_num_literals: int, min_num_literals: int = 0,
                     lam: float = 0.0, sample_weight: str = "balanced", negated: bool = False,
                     max_samples: int | None = None, max_features: int | None = None, feature_score: str = "error",
-                    random_state=None, feature_names=None, samples_name: str = "max_samples") -> DepthOneProblem:
+                    random_state=None, feature_names=None) -> DepthOneProblem:
     """`depth_one` on `max_samples` rows of the 0/1 matrix `X` drawn stratified with `random_state`
     (`sampling.subsample_rows`; None: every row) and on the `max_features` best columns by
     `feature_score`, ranked on all rows (None: every column); `max_num_literals` is capped at
     twice the columns kept. `sample_weight` is "balanced" or "uniform"; balanced rows drawn from
-    one class only are refused, naming `samples_name` (the caller's name for `max_samples`)."""
+    one class only are refused."""
     rows = subsample_rows(len(y), max_samples, random_state, labels=y)
     if sample_weight == "balanced" and len(np.unique(y[rows])) < 2:
-        raise InputError(f"the {len(rows)} rows drawn hold one class only; raise {samples_name}")
+        raise InputError(f"the {len(rows)} rows drawn hold one class only; raise max_samples")
     features = None
     if max_features is not None:  # the best features on all rows, not only on the rows drawn
         weights = balanced_sample_weight(y) if sample_weight == "balanced" else np.ones(len(y))
