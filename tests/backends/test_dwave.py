@@ -103,7 +103,7 @@ def test_qpu_path_runs_on_a_mock_pegasus_sampler():
 
 def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
     problem = planted(30, 6)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
+    monkeypatch.setattr(minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
     with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
                                          r"qubits; shrink the problem \(fewer samples and fewer features: "
                                          r"max_samples and max_features .*--max-features"):
@@ -119,7 +119,7 @@ def test_more_interactions_than_couplers_is_refused_before_embedding(monkeypatch
     bqm = problem.to_qubo(**compile_options).bqm  # as dwave-qpu compiles it with these options
     assert bqm.num_variables < 128 < bqm.num_interactions  # within the qubits, beyond the couplers
     assert bqm.num_interactions > len(qpu.edgelist)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
+    monkeypatch.setattr(minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
     assert_raises_clearly(ValueError, lambda: get_backend("dwave-qpu", sampler=qpu, **compile_options).solve(problem),
                           f"{bqm.num_interactions} interactions", f"only {len(qpu.edgelist)} couplers", "max_samples")
 
@@ -127,7 +127,7 @@ def test_more_interactions_than_couplers_is_refused_before_embedding(monkeypatch
 def test_an_embedding_minorminer_cannot_find_is_an_error_result(monkeypatch):
     problem = planted(16, 3)
     qpu = mock_qpu(3)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: {})  # gave up within its time-out
+    monkeypatch.setattr(minorminer, "find_embedding", lambda *args, **kwargs: {})  # gave up within its time-out
     qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
     result = get_backend("dwave-qpu", sampler=qpu, embedding_parameters={"timeout": 1}).solve(problem)
     assert result.status == "error" and result.rule is None
@@ -142,7 +142,7 @@ def test_an_embedding_search_past_its_timeout_is_stopped_with_a_clear_error(monk
     the search runs in a child process, killed past the time-out, and the result says what to shrink."""
     problem = planted(16, 3)
     qpu = mock_qpu(3)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", sleep_forever(tmp_path / "pid"))
+    monkeypatch.setattr(minorminer, "find_embedding", sleep_forever(tmp_path / "pid"))
     qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
     options = {"embedding_parameters": {"timeout": 0.1}}
     result = get_backend("dwave-qpu", sampler=qpu, **options).solve(problem)
@@ -163,7 +163,7 @@ def test_embedding_parameters_without_a_timeout_are_searched_for_at_most_the_def
         searched.write_text(json.dumps(params))
         return {}
 
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", give_up)
+    monkeypatch.setattr(minorminer, "find_embedding", give_up)
     result = get_backend("dwave-qpu", sampler=mock_qpu(3), embedding_parameters={"tries": 2}).solve(planted(16, 3))
     assert "search limited to 60 s" in result.message
     assert json.loads(searched.read_text()) == {"tries": 2, "timeout": QPU_EMBEDDING_TIMEOUT}

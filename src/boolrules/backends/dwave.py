@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import partial
 
 import dimod
-import minorminer
 import numpy as np
 from dwave.cloud.config import load_config
 from dwave.system import (
