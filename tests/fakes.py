@@ -4,10 +4,13 @@ Backends implement `Backend.solve`; BQM samplers are dimod `Sampler`s (so any of
 `get_backend(sampler)` or a preset's `sampler=`); CQM samplers answer `sample_cqm` as Leap's does.
 """
 
+import multiprocessing
+import os
 import time
 from concurrent.futures import Future
 
 import dimod
+import pytest
 from dwave.samplers import SteepestDescentSolver
 
 from boolrules.backends import Backend, Result, get_backend
@@ -183,3 +186,25 @@ class Recording(Backend):
     def solve(self, problem, **options):
         self.calls.append((problem, options))
         return get_backend("highs", time_limit=options.get("time_limit", self.time_limit)).solve(problem)
+
+
+# minorminer
+
+
+def sleep_forever(pid_file):
+    """A stand-in for minorminer.find_embedding that records its process and never returns, as a
+    search that does not check its time-out for minutes."""
+    def search(source, target, **params):
+        pid_file.write_text(str(os.getpid()))
+        while True:
+            time.sleep(60)
+    return search
+
+
+def assert_gone(pid_file):
+    """The search ran in a child process (not this one), and that child is gone: killed and reaped."""
+    pid = int(pid_file.read_text())
+    assert pid != os.getpid()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    assert not [child for child in multiprocessing.active_children() if child.name == "boolrules minor embedding"]

@@ -783,7 +783,7 @@ def test_help_and_the_dataset_names_load_no_library(argv):
 def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     """cli/choices.py copies what the parser offers from the library, so `--help` imports none of it:
     each copy equals the value it copies (and the parser's defaults are Python's: the tests below)."""
-    from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
+    from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_EMBEDDING_TIMEOUT_CAP, QPU_TOPOLOGIES
     from boolrules.cli import choices
     from boolrules.formulations.preselection import FEATURE_SCORES
     from boolrules.formulations.qubo import SLACK_MODES
@@ -800,6 +800,7 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
     from boolrules.datasets import DATASETS
 
     assert choices.DATASETS == DATASETS
+    assert choices.QPU_EMBEDDING_TIMEOUT_CAP == QPU_EMBEDDING_TIMEOUT_CAP
     for copy, value in [(choices.OPERATORS, OPERATORS), (choices.SHAPES, SHAPES), (choices.METRICS, METRICS),
                         (choices.POLICIES, POLICIES), (choices.FEATURE_SCORES, FEATURE_SCORES),
                         (choices.PENALTY_MODES, PENALTY_MODES), (choices.SLACK_MODES, SLACK_MODES), (choices.QPU_TOPOLOGIES, QPU_TOPOLOGIES),

@@ -124,7 +124,7 @@ def test_rule_printing_with_enough_names():
     (["fit", "--nonlocal-time-share", "0"], "--nonlocal-time-share"), (["fit", "--num-starts", "0"], "--num-starts"),
     (["fit", "--max-depth", "0"], "--max-depth"), (["fit", "--max-complexity", "1"], "--max-complexity"),
     (["fit", "--lam", "-1"], "--lam"), (["inspect", "--min-terms", "-1"], "--min-terms"),
-    (["inspect", "--embed-timeout", "inf"], "--embed-timeout"),
+    (["inspect", "--embed-timeout", "inf"], "--embed-timeout"), (["inspect", "--embed-timeout", "1e12"], "--embed-timeout"),
 ])
 def test_cli_bad_values_name_the_option(args, option, capsys):
     from boolrules.cli import main

@@ -1,8 +1,10 @@
 """The D-Wave backends up to the network edge: mock QPU, fake hybrid samplers, no credentials."""
 
+import json
 from pathlib import Path
 
 import dimod
+import minorminer
 import numpy as np
 import pytest
 from dwave.cloud.exceptions import PollingTimeout, SolverFailureError
@@ -11,14 +13,14 @@ from dwave.system.testing import MockDWaveSampler
 from boolrules.backends import dwave, get_backend
 from boolrules.backends.config import load_backend
 from boolrules.backends.dwave import LeapCqmBackend, MissingCredentialsError, MockQpu, require_token
-from boolrules.backends.hardware import QPU_TOPOLOGIES
+from boolrules.backends.hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES
 from boolrules.formulations import depth_one
 from boolrules.formulations.cqm import to_cqm
 from boolrules.formulations.repair import feasible_point, repair_values
 from boolrules.rules import Literal, Or
 
-from ..errors import assert_raises_clearly
-from ..fakes import ClosableHybrid, Failing, FakeCqmSampler, FakeHybrid, WithMinimum
+from ..errors import assert_clear_error, assert_raises_clearly
+from ..fakes import ClosableHybrid, Failing, FakeCqmSampler, FakeHybrid, WithMinimum, assert_gone, sleep_forever
 from ..planted import planted as planted_data
 
 CLOUD = ["dwave-qpu", "leap-hybrid", "leap-cqm"]
@@ -101,7 +103,7 @@ def test_qpu_path_runs_on_a_mock_pegasus_sampler():
 
 def test_more_variables_than_qubits_is_refused_before_embedding(monkeypatch):
     problem = planted(30, 6)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
+    monkeypatch.setattr(minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
     with pytest.raises(ValueError, match=r"the QUBO has \d+ variables but the QPU MockDWaveSampler has only 40 "
                                          r"qubits; shrink the problem \(fewer samples and fewer features: "
                                          r"max_samples and max_features .*--max-features"):
@@ -117,7 +119,7 @@ def test_more_interactions_than_couplers_is_refused_before_embedding(monkeypatch
     bqm = problem.to_qubo(**compile_options).bqm  # as dwave-qpu compiles it with these options
     assert bqm.num_variables < 128 < bqm.num_interactions  # within the qubits, beyond the couplers
     assert bqm.num_interactions > len(qpu.edgelist)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
+    monkeypatch.setattr(minorminer, "find_embedding", lambda *args, **kwargs: pytest.fail("embedding tried"))
     assert_raises_clearly(ValueError, lambda: get_backend("dwave-qpu", sampler=qpu, **compile_options).solve(problem),
                           f"{bqm.num_interactions} interactions", f"only {len(qpu.edgelist)} couplers", "max_samples")
 
@@ -125,7 +127,7 @@ def test_more_interactions_than_couplers_is_refused_before_embedding(monkeypatch
 def test_an_embedding_minorminer_cannot_find_is_an_error_result(monkeypatch):
     problem = planted(16, 3)
     qpu = mock_qpu(3)
-    monkeypatch.setattr(dwave.minorminer, "find_embedding", lambda *args, **kwargs: {})  # gave up within its time-out
+    monkeypatch.setattr(minorminer, "find_embedding", lambda *args, **kwargs: {})  # gave up within its time-out
     qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
     result = get_backend("dwave-qpu", sampler=qpu, embedding_parameters={"timeout": 1}).solve(problem)
     assert result.status == "error" and result.rule is None
@@ -133,6 +135,52 @@ def test_an_embedding_minorminer_cannot_find_is_an_error_result(monkeypatch):
                                      "embedding") and "search limited to 1 s" in result.message
     assert "too large or too dense for this QPU; shrink the problem" in result.message
     assert isinstance(result.error, ValueError)
+
+
+def test_an_embedding_search_past_its_timeout_is_stopped_with_a_clear_error(monkeypatch, tmp_path):
+    """minorminer checks its time-out only between phases (one search ran 150 s with timeout=60):
+    the search runs in a child process, killed past the time-out, and the result says what to shrink."""
+    problem = planted(16, 3)
+    qpu = mock_qpu(3)
+    monkeypatch.setattr(minorminer, "find_embedding", sleep_forever(tmp_path / "pid"))
+    qpu.sample = lambda *args, **kwargs: pytest.fail("sampled without an embedding")
+    options = {"embedding_parameters": {"timeout": 0.1}}
+    result = get_backend("dwave-qpu", sampler=qpu, **options).solve(problem)
+    assert result.status == "error" and result.rule is None and isinstance(result.error, ValueError)
+    bqm = problem.to_qubo(eta="auto").bqm
+    assert_clear_error(result.error, f"the embedding search of the QUBO's {bqm.num_variables} variables and "
+                       f"{bqm.num_interactions} interactions into the QPU MockDWaveSampler (128 qubits) hit its 0.1 s "
+                       "limit and was stopped", "max_samples and max_features", "leap-hybrid",
+                       "larger timeout in embedding_parameters")
+    assert_gone(tmp_path / "pid")
+    assert options == {"embedding_parameters": {"timeout": 0.1}}
+
+
+def test_embedding_parameters_without_a_timeout_are_searched_for_at_most_the_default(monkeypatch, tmp_path):
+    searched = tmp_path / "parameters"  # the search runs in a child process: it leaves its parameters here
+
+    def give_up(source, target, **params):
+        searched.write_text(json.dumps(params))
+        return {}
+
+    monkeypatch.setattr(minorminer, "find_embedding", give_up)
+    result = get_backend("dwave-qpu", sampler=mock_qpu(3), embedding_parameters={"tries": 2}).solve(planted(16, 3))
+    assert "search limited to 60 s" in result.message
+    assert json.loads(searched.read_text()) == {"tries": 2, "timeout": QPU_EMBEDDING_TIMEOUT}
+
+
+def test_the_mock_qpu_embeds_as_minorminer_does_in_process():
+    """The search in a child process is minorminer's with the same parameters: a seed gives the
+    embedding minorminer gives in this process, which the sample set reports."""
+    problem = planted(16, 4)
+    result = get_backend("dwave-qpu", mock="pegasus", eta=False, num_reads=5).solve(problem, seed=3)
+    bqm = problem.to_qubo(eta=False).bqm
+    source = [*bqm.quadratic, *((v, v) for v in bqm.linear)]  # as EmbeddingComposite asks for it
+    expected = minorminer.find_embedding(source, MockQpu("pegasus").edgelist, random_seed=3,
+                                         timeout=QPU_EMBEDDING_TIMEOUT)
+    embedding = result.raw.info["embedding_context"]["embedding"]
+    assert expected and {v: list(chain) for v, chain in embedding.items()} == expected
+    assert result.info["embedding"]["qubits"] == sum(map(len, expected.values()))
 
 
 @pytest.mark.parametrize(
@@ -144,6 +192,9 @@ def test_an_embedding_minorminer_cannot_find_is_an_error_result(monkeypatch):
         ({"solver": "Advantage_system4.1", "sampler": "x"}, ValueError, "give solver or sampler, not both"),
         ({"penalty": "huge"}, ValueError, "penalty must be one of"),
         ({"embedding_parameters": 60}, TypeError, "embedding_parameters must be a dict"),
+        ({"embedding_parameters": {"timeout": -1}}, ValueError, "embedding_parameters timeout must be >= 0"),
+        ({"embedding_parameters": {"timeout": "60"}}, TypeError, "embedding_parameters timeout must be a number"),
+        ({"embedding_parameters": {"timeout": 10**6}}, ValueError, r"embedding_parameters timeout must be <= 86400 s"),
     ],
 )
 def test_bad_qpu_options_are_named(options, error, match):

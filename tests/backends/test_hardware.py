@@ -2,6 +2,8 @@
 
 import functools
 import itertools
+import json
+import os
 
 import dimod
 import numpy as np
@@ -20,16 +22,20 @@ from boolrules.backends.hardware import (
     SOFT_SHARE_FLOOR,
     best_mode,
     embedding_report,
+    find_embedding_within,
     hardware_report,
     mode_report,
     precision_report,
+    qpu_graph,
 )
 from boolrules import load_dataset
+from boolrules.exceptions import SolverError
 from boolrules.sampling import subsample_rows
 from boolrules.formulations import depth_one
 from boolrules.rules import Literal, Or
 
 from ..errors import assert_raises_clearly
+from ..fakes import assert_gone, sleep_forever
 from ..planted import planted
 
 
@@ -153,20 +159,63 @@ def test_an_embedding_is_found_and_a_seed_repeats_it(topology, monkeypatch):
     assert (again["qubits"], again["max_chain"]) == (first["qubits"], first["max_chain"])
 
 
-def test_no_embedding_found_says_so(monkeypatch, atleast_qubo):
-    searched = {}
+def test_no_embedding_found_says_so(monkeypatch, atleast_qubo, tmp_path):
+    searched = tmp_path / "parameters"  # the search runs in a child process: it leaves its parameters here
 
     def give_up(source, target, **params):
-        searched.update(params)
+        searched.write_text(json.dumps(params))
         return {}
 
     monkeypatch.setattr("minorminer.find_embedding", give_up)
     report = embedding_report(atleast_qubo.bqm, "zephyr", seed=5, timeout=2)
     assert report["found"] is False and report["reason"] == "minorminer found none within 2 s"
-    assert searched == {"random_seed": 5, "timeout": 2}
+    assert json.loads(searched.read_text()) == {"random_seed": 5, "timeout": 2}
 
 
 def test_bad_arguments_are_refused_clearly(atleast_qubo):
     assert_raises_clearly(ValueError, lambda: embedding_report(atleast_qubo.bqm, "chimera"), "topology", "pegasus")
     assert_raises_clearly(ValueError, lambda: embedding_report(atleast_qubo.bqm, "pegasus", seed=-1), "seed")
     assert_raises_clearly(ValueError, lambda: embedding_report(atleast_qubo.bqm, "pegasus", timeout=-1), "timeout")
+
+
+# The embedding search's hard time bound: minorminer runs in a child process, killed past its time-out
+
+
+def test_a_search_past_its_timeout_is_stopped_and_leaves_no_process(monkeypatch, atleast_qubo, tmp_path):
+    """minorminer checks its time-out only between phases (one call ran 150 s with timeout=60): the
+    search runs in a child that is killed `EMBEDDING_GRACE` s after the time-out."""
+    monkeypatch.setattr("minorminer.find_embedding", sleep_forever(tmp_path / "pid"))
+    report = embedding_report(atleast_qubo.bqm, "pegasus", seed=1, timeout=0.1)
+    assert report["found"] is False and report["reason"] == "the search hit its 0.1 s limit and was stopped"
+    assert_gone(tmp_path / "pid")
+
+
+def test_the_search_in_a_child_finds_the_embedding_found_in_process():
+    """The child's search is minorminer's own, with the same parameters: the same seed, the same embedding."""
+    import minorminer
+
+    qubo = depth_one(*planted(Or(Literal(0), Literal(3)), 12, 4), "Or", max_num_literals=2).to_qubo(
+        eta=False, penalty="calibrated")
+    source = [*qubo.bqm.quadratic, *((v, v) for v in qubo.bqm.linear)]
+    _, target = qpu_graph("zephyr")
+    within = find_embedding_within(source, target, 30, random_seed=7)
+    assert within and within == minorminer.find_embedding(source, target, random_seed=7, timeout=30)
+
+
+def test_a_failing_search_raises_here(monkeypatch, atleast_qubo):
+    """What minorminer raises (a bad parameter) is raised in the caller; a child that dies without
+    an answer is a SolverError naming its exit code."""
+    def refuse(source, target, **params):
+        raise ValueError("unknown parameter 'tires'")
+
+    monkeypatch.setattr("minorminer.find_embedding", refuse)
+    with pytest.raises(ValueError, match="unknown parameter 'tires'"):
+        find_embedding_within([(0, 1)], [(0, 1)], 5, tires=3)
+    monkeypatch.setattr("minorminer.find_embedding", lambda source, target, **params: os._exit(3))
+    assert_raises_clearly(SolverError, lambda: find_embedding_within([(0, 1)], [(0, 1)], 5),
+                          "embedding search ended without an answer", "exit code 3")
+
+
+def test_a_timeout_over_a_day_is_refused(atleast_qubo):
+    assert_raises_clearly(ValueError, lambda: embedding_report(atleast_qubo.bqm, "pegasus", timeout=86_401),
+                          "timeout must be <= 86400 s")

@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import partial
 
 import dimod
-import minorminer
 import numpy as np
 from dwave.cloud.config import load_config
 from dwave.system import (
@@ -29,7 +28,7 @@ from ..exceptions import InputError, InputTypeError, SolverError
 from ..formulations.cqm import CQM_CHAIN
 from ..formulations.qubo_problem import Decoding, decode_samples
 from .base import Answer, Stage, unknown_options
-from .hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHRINK
+from .hardware import QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHRINK, check_embedding_timeout, find_embedding_within
 from .registry import register_backend
 from .sampler import PARAMETER_CHECKS, HeldSampler, HoldsSampler, Preset
 
@@ -67,17 +66,25 @@ def _qpu_name(qpu) -> str:
     return qpu.properties.get("chip_id", type(qpu).__name__)
 
 
-def _embed(source, target, *, qubits: int, qpu: str, **params) -> dict:
-    """minorminer's embedding of `source` into the QPU graph `target`, or a ValueError saying the
-    QUBO is too large or too dense for it."""
-    embedding = minorminer.find_embedding(source, target, **params)
-    if source and not embedding:
-        variables = len({v for edge in source for v in edge})
+def _embed(source, target, *, qubits: int, qpu: str, timeout: float = QPU_EMBEDDING_TIMEOUT, **params) -> dict:
+    """minorminer's embedding of `source` into the QPU graph `target`, searched at most `timeout`
+    seconds (a hard bound, `find_embedding_within`), or a ValueError saying the QUBO is too large
+    or too dense for it."""
+    embedding = find_embedding_within(source, target, timeout, **params)
+    if embedding is not None and (embedding or not source):
+        return embedding
+    variables = len({v for edge in source for v in edge})
+    if embedding is None:
+        interactions = sum(u != v for u, v in source)
         raise InputError(
-            f"minorminer found no embedding of the QUBO's {variables} variables into the QPU {qpu} ({qubits} qubits; "
-            f"search limited to {params.get('timeout')} s): the QUBO is too large or too dense for this QPU; {SHRINK_QPU}"
+            f"the embedding search of the QUBO's {variables} variables and {interactions} interactions into the QPU "
+            f"{qpu} ({qubits} qubits) hit its {timeout:g} s limit and was stopped: the QUBO is too large or too dense "
+            f"to embed in that time; {SHRINK_QPU}, or give a larger timeout in embedding_parameters"
         )
-    return embedding
+    raise InputError(
+        f"minorminer found no embedding of the QUBO's {variables} variables into the QPU {qpu} ({qubits} qubits; "
+        f"search limited to {timeout:g} s): the QUBO is too large or too dense for this QPU; {SHRINK_QPU}"
+    )
 
 
 def _embedded(qpu) -> EmbeddingComposite:
@@ -190,12 +197,24 @@ def _at_least_the_minimum_time(name, model, sampler, time_limit) -> None:
                          f"({len(model.variables)} variables); give time_limit >= {minimum}")
 
 
+def _embedding_parameters(value) -> dict | None:
+    """minorminer's parameters (a dict; None: none), whose `timeout` (seconds, 60 when not given)
+    is the embedding search's hard wall-time bound: checked here, before any work."""
+    if value is None:
+        return None
+    parameters = PARAMETER_CHECKS["embedding_parameters"](value)
+    if "timeout" in parameters:
+        parameters["timeout"] = check_embedding_timeout(parameters["timeout"], "embedding_parameters timeout")
+    return parameters
+
+
 # A D-Wave QPU (`DWaveSampler`, minor-embedded by `EmbeddingComposite`): `chain_strength` and
 # `annealing_time` (µs) default to Ocean's; `embedding_parameters` go to minorminer, whose search
-# is limited to 60 s. Its reads never go in batches (each call embeds and queues anew): it takes no time limit.
-# `mock="pegasus"` (or "zephyr") runs it offline on `MockQpu`, with a `seed`.
+# is stopped after its `timeout`, 60 s by default. Its reads never go in batches (each call embeds and
+# queues anew): it takes no time limit. `mock="pegasus"` (or "zephyr") runs it offline on `MockQpu`, with a `seed`.
 DWAVE_QPU = QpuPreset(_qpu, {"num_reads": 100, "chain_strength": None, "annealing_time": None,
                              "embedding_parameters": {"timeout": QPU_EMBEDDING_TIMEOUT}},
+                      checks={"embedding_parameters": _embedding_parameters},
                       guard=_fits_the_qpu,
                       parameters=("num_reads", "chain_strength", "annealing_time", "embedding_parameters"),
                       batches=False)

@@ -1,22 +1,29 @@
 """What a QUBO asks of the hardware: its size and density against the limit of each size-limited
 backend (exact enumeration, QAOA qubits, the qubits of a D-Wave QPU), what a QPU's h/J scaling
 leaves to its objective, which compile mode fits better, and, when asked, whether minorminer finds
-a minor embedding into a QPU's graph (`boolrules inspect --embed pegasus`)."""
+a minor embedding into a QPU's graph (`boolrules inspect --embed pegasus`), in a search whose time-out
+is a hard bound (`find_embedding_within`, which the dwave-qpu backend embeds with too)."""
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
+import signal
+import sys
 import time
 
 import dimod
 import numpy as np
 
-from ..exceptions import InputError
+from ..exceptions import InputError, SolverError
 from ..validation import check_integer, check_number
 
-__all__ = ["COMPARED_MODES", "EXACT_MAX_VARIABLES", "MEMORY_SHARE", "TABU_DENSE_COPIES", "physical_memory", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES",
-           "QPU_H_RANGE", "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "embedding_report",
-           "hardware_report", "mode_report", "precision_report", "qpu_graph"]
+__all__ = ["COMPARED_MODES", "EMBEDDING_GRACE", "EXACT_MAX_VARIABLES", "MEMORY_SHARE", "TABU_DENSE_COPIES",
+           "physical_memory", "QAOA_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_EMBEDDING_TIMEOUT_CAP", "QPU_TOPOLOGIES",
+           "QPU_H_RANGE", "QPU_J_RANGE", "SHRINK", "SOFT_SHARE_FLOOR", "best_mode", "check_embedding_timeout",
+           "embedding_report", "find_embedding_within", "hardware_report", "mode_report", "precision_report",
+           "qpu_graph"]
 
 # How to make a problem smaller, for the errors of the size-limited backends.
 SHRINK = ("fewer samples and fewer features: max_samples and max_features (DepthOneClassifier, depth_one; "
@@ -33,6 +40,13 @@ QAOA_MAX_QUBITS = 20
 QAOA_QUBITS_CAP = 34
 # Seconds the dwave-qpu backend lets minorminer search for an embedding, by default.
 QPU_EMBEDDING_TIMEOUT = 60
+# The longest embedding search accepted, in seconds: one day.
+QPU_EMBEDDING_TIMEOUT_CAP = 86_400
+# Seconds an embedding search may run past its time-out before it is stopped: minorminer checks its
+# time-out only between the phases of its heuristic, and one phase on a large dense QUBO takes minutes.
+EMBEDDING_GRACE = 1.0
+# Linux's prctl option that has the kernel signal a child when the thread that started it ends.
+_PR_SET_PDEATHSIG = 1
 # QPU topologies: (the shape of Ocean's graph, its qubits and couplers, the system with it).
 QPU_TOPOLOGIES = {
     "pegasus": ([16], 5640, 40484, "Advantage, Pegasus P16"),
@@ -122,17 +136,17 @@ def qpu_graph(topology: str) -> tuple[list, list]:
 
 def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int = 0,
                      timeout: float = QPU_EMBEDDING_TIMEOUT) -> dict:
-    """Whether minorminer, seeded with `seed` and searching about `timeout` seconds, embeds the
-    QUBO's graph into the QPU graph of `topology` (the graph the mock QPU of that topology has),
-    with the physical qubits and the longest chain of the embedding found, or why none was.
+    """Whether minorminer, seeded with `seed` and searching at most `timeout` seconds (a hard bound,
+    `find_embedding_within`), embeds the QUBO's graph into the QPU graph of `topology` (the graph
+    the mock QPU of that topology has), with the physical qubits and the longest chain of the
+    embedding found, or why none was.
 
     A QUBO with more variables than the graph has qubits, or more interactions than it has
-    couplers (each needs its own), cannot embed: that is said without a search, which for large
-    dense graphs can run far past its timeout."""
+    couplers (each needs its own), cannot embed: that is said without a search."""
     if topology not in QPU_TOPOLOGIES:
         raise InputError(f"topology must be one of {', '.join(QPU_TOPOLOGIES)}, got {topology!r}")
     seed = check_integer(seed, "seed", 0)
-    timeout = check_number(timeout, "timeout", 0)
+    timeout = check_embedding_timeout(timeout, "timeout")
     qubits, couplers = qpu_graph(topology)
     report = {"topology": topology, "system": QPU_TOPOLOGIES[topology][3], "found": False, "qubits": None,
               "max_chain": None, "seconds": 0.0, "timeout": timeout, "seed": seed}
@@ -140,16 +154,73 @@ def embedding_report(bqm: dimod.BinaryQuadraticModel, topology: str, seed: int =
         return {**report, "reason": f"more variables than the {len(qubits)} qubits"}
     if bqm.num_interactions > len(couplers):
         return {**report, "reason": f"more interactions than the {len(couplers)} couplers"}
-    import minorminer
-
     source = [*bqm.quadratic, *((v, v) for v in bqm.linear)]  # self-loops keep isolated variables
     start = time.perf_counter()
-    embedding = minorminer.find_embedding(source, couplers, random_seed=seed, timeout=timeout)
+    embedding = find_embedding_within(source, couplers, timeout, random_seed=seed)
     report["seconds"] = time.perf_counter() - start
+    if embedding is None:
+        return {**report, "reason": f"the search hit its {timeout:g} s limit and was stopped"}
     if not embedding and bqm.num_variables:
         return {**report, "reason": f"minorminer found none within {timeout:g} s"}
     chains = [len(chain) for chain in embedding.values()]
     return {**report, "found": True, "qubits": sum(chains), "max_chain": max(chains, default=0), "reason": None}
+
+
+def check_embedding_timeout(timeout, name: str) -> float:
+    """An embedding search's time-out `timeout` checked: seconds from 0 to `QPU_EMBEDDING_TIMEOUT_CAP`."""
+    timeout = check_number(timeout, name, 0)
+    if timeout > QPU_EMBEDDING_TIMEOUT_CAP:
+        raise InputError(f"{name} must be <= {QPU_EMBEDDING_TIMEOUT_CAP} s (one day), got {timeout:g}")
+    return timeout
+
+
+def find_embedding_within(source, target, timeout: float, **params) -> dict | None:
+    """minorminer's embedding of the graph `source` (edges) into `target`, searched with `params`
+    and `timeout` (seconds) in a child process that is killed `EMBEDDING_GRACE` s after `timeout`:
+    None when it was. In this process one search could run minutes past its time-out (minorminer
+    checks it only between phases, holding the GIL, so not even Ctrl-C stops it)."""
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    received, sent = context.Pipe(duplex=False)
+    child = context.Process(target=_search, args=(sent, os.getpid(), source, target, {**params, "timeout": timeout}),
+                            name="boolrules minor embedding", daemon=True)
+    child.start()
+    sent.close()  # the child holds the only sending end: its end, answered or not, ends the wait
+    try:
+        if not received.poll(timeout + EMBEDDING_GRACE):
+            return None
+        try:
+            outcome, value = received.recv()
+        except EOFError:
+            child.join()
+            raise SolverError(f"the minor-embedding search ended without an answer (exit code {child.exitcode})") \
+                from None
+    finally:
+        child.kill()  # SIGKILL: nothing in the child can delay it
+        child.join()
+        received.close()
+    if outcome == "error":
+        raise value
+    return value
+
+
+def _search(sent, parent: int, source, target, params: dict) -> None:
+    """In the child of `find_embedding_within`: minorminer's embedding, or the exception it raised,
+    sent to the parent; on Linux the child is killed with the thread that started it, so a parent
+    killed outright (SIGKILL, SIGTERM) leaves no search running."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the signal was asked for
+            os._exit(1)
+    import minorminer  # only here: inspect without --embed never loads it
+
+    try:
+        answer = ("embedding", minorminer.find_embedding(source, target, **params))
+    except BaseException as exc:  # the parent raises it (a KeyboardInterrupt, a test's failure too)
+        answer = ("error", exc)
+    try:
+        sent.send(answer)
+    except Exception:  # an exception that does not pickle
+        sent.send(("error", SolverError(f"the minor-embedding search failed: {answer[1]!r}")))
 
 
 def physical_memory() -> int | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from inspect import Parameter, signature
 
 __all__ = ["DATASETS", "EXPORT_FORMATS", "FEATURE_SCORES", "LEARNER_DEFAULTS", "MAX_SEED", "METRICS", "OPERATORS", "PENALTY_MODES",
-           "POLICIES", "PROBLEM_DEFAULTS", "PROBLEM_FORMATS", "QASM3_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_TOPOLOGIES", "QUBO_FORMATS",
+           "POLICIES", "PROBLEM_DEFAULTS", "PROBLEM_FORMATS", "QASM3_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_EMBEDDING_TIMEOUT_CAP", "QPU_TOPOLOGIES", "QUBO_FORMATS",
            "SHAPES", "SLACK_MODES", "learner_defaults", "python_defaults"]
 
 MAX_SEED = 2**31 - 1  # seeding.MAX_SEED
@@ -24,6 +24,7 @@ PENALTY_MODES = ("sufficient", "calibrated", "tuned")  # formulations.qubo_probl
 SLACK_MODES = ("minimal", "below", "above", "paired", "window")  # formulations.qubo.SLACK_MODES
 QPU_TOPOLOGIES = ("pegasus", "zephyr")  # backends.hardware.QPU_TOPOLOGIES
 QPU_EMBEDDING_TIMEOUT = 60  # backends.hardware.QPU_EMBEDDING_TIMEOUT
+QPU_EMBEDDING_TIMEOUT_CAP = 86_400  # backends.hardware.QPU_EMBEDDING_TIMEOUT_CAP
 PROBLEM_FORMATS = ("lp", "mps", "ommx")  # formats.PROBLEM_FORMATS
 QUBO_FORMATS = ("bqm", "json", "cqm", "ising", "qubo", "lp", "qasm3", "npz", "mtx", "ommx")  # formats.QUBO_FORMATS
 QASM3_MAX_QUBITS = 156  # formats.files.QASM3_MAX_QUBITS

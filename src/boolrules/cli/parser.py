@@ -7,8 +7,8 @@ import argparse
 import sys
 
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
-                      POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_TOPOLOGIES, SHAPES,
-                      SLACK_MODES)
+                      POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_EMBEDDING_TIMEOUT_CAP,
+                      QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
 from .values import (MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
                      rows_or_auto)
 
@@ -198,8 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--embed", choices=list(QPU_TOPOLOGIES), default=None,
                        help="also search a minor embedding of the QUBO into a QPU graph of this topology "
                             "(minorminer, seeded with --seed)")
-    group.add_argument("--embed-timeout", type=bounded(float, 0), default=QPU_EMBEDDING_TIMEOUT, metavar="S",
-                       help="seconds the embedding search may take (default: %(default)s, as the dwave-qpu backend)")
+    group.add_argument("--embed-timeout", type=bounded(float, 0, QPU_EMBEDDING_TIMEOUT_CAP), default=QPU_EMBEDDING_TIMEOUT,
+                       metavar="S", help="seconds the embedding search may take, a hard bound (default: %(default)s, "
+                                         "as the dwave-qpu backend)")
     group.add_argument("--modes", action="store_true",
                        help="also compile the QUBO with and without η, paired and minimal slack, and compare their "
                             "size, dynamic range and the share of a QPU's range the objective keeps; name the one that "
