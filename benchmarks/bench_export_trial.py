@@ -5,7 +5,8 @@ against the optimum `boolrules solve --backend highs` proves with the same optio
 Outside solvers: dwave-samplers' `SimulatedAnnealingSampler` (`--reads` reads, seed 0, its default
 schedule) on every QUBO file as its tool reads it (dimod for bqm/json/ising/lp, the qbsolv text for
 qubo, scipy for npz/mtx, OMMX's `as_qubo_format` for ommx); the CQM file (the ILP itself) through
-`dimod.cqm_to_bqm` and the same annealer; the model files (lp, mps) by highspy; the qasm3 circuit by
+`dimod.cqm_to_bqm` and the same annealer; the model files lp and mps by highspy, ommx through OMMX's
+own `Instance.to_qubo` (its default uniform penalty) and the annealer, read back by `evaluate`; the qasm3 circuit by
 qiskit on Aer (only on a problem small enough to simulate: `--qasm3-*`). The decoding is never
 polished: raw is the lowest-energy sample as it stands, repaired its best repair.
 """
@@ -27,7 +28,7 @@ from ommx.artifact import Artifact
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = Path(sys.executable).parent / "boolrules"
-FORMATS = ("bqm", "json", "ising", "qubo", "qubo-lp", "npz", "mtx", "qubo-ommx", "cqm", "lp", "mps", "qasm3")
+FORMATS = ("bqm", "json", "ising", "qubo", "qubo-lp", "npz", "mtx", "qubo-ommx", "cqm", "lp", "mps", "ommx", "qasm3")
 
 
 def cli(*argv: str) -> dict:
@@ -73,6 +74,12 @@ def solve_elsewhere(path: Path, fmt: str, sidecar: dict, reads: int):
             bqm, invert = dimod.cqm_to_bqm(dimod.ConstrainedQuadraticModel.from_file(f))
         answer = anneal(bqm, reads)
         return [{str(k): int(v) for k, v in invert(sample).items()} for sample in answer.samples()]
+    if fmt == "ommx":  # the ILP: OMMX's own QUBO conversion (its default uniform penalty), read back by OMMX
+        instance = Artifact.load_archive(str(path)).instance
+        ids = [variable.id for variable in instance.decision_variables]
+        answer = anneal(dimod.BinaryQuadraticModel.from_qubo(*instance.to_qubo()), reads)
+        states = [instance.evaluate(dict(sample)).state.entries for sample in answer.samples()]
+        return [{str(i): state[i] for i in ids} for state in states]
     if fmt in ("lp", "mps"):
         highs = highspy.Highs()
         highs.setOptionValue("output_flag", False)
