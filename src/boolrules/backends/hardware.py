@@ -56,9 +56,10 @@ QPU_TOPOLOGIES = {
 # of either topology): its auto-scaling divides the Ising problem until both fit.
 QPU_H_RANGE = 4.0
 QPU_J_RANGE = 1.0
-# dwave-samplers' tabu search holds the QUBO as dense n x n float64 matrices: two in Python (the upper
-# triangle and its symmetric form), one more in its C++ solver.
-TABU_DENSE_COPIES = 3
+# dwave-samplers' tabu search holds the QUBO as dense n x n float64 matrices: the upper triangle, its
+# symmetric sum and the C++ solver's vectors of rows; its peak is 5.0 such copies at n = 2000..4000
+# (tests/backends/test_samplers.py measures it again), one more for the solve's own arrays.
+TABU_DENSE_COPIES = 6
 # The share of the machine's memory a sampler's own copies of the QUBO may take.
 MEMORY_SHARE = 0.5
 # The compile modes `mode_report` compares: (eta, slack), with the QUBO's own penalty mode.
