@@ -35,12 +35,9 @@ def rows_or_auto(text: str) -> int | str:
     if text.lower() == "auto":
         return "auto"
     try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a row of each class) or auto, got {text!r}")
-    return value
+        return bounded(int, 2)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a row of each class) or auto, got {text!r}") from None
 
 
 def call_limit(text: str) -> float | str | None:
