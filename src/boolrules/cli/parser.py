@@ -21,12 +21,25 @@ EPILOG = """exit status: 0 success, 1 a solver or backend failed at run time, 2 
 130 interrupted"""
 
 
+# Options that bound one count from both sides, checked against each other once parsed.
+RANGES = (("min_num_literals", "max_num_literals"), ("min_terms", "max_terms"))
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with usage errors reported as `boolrules: error: ...` like every other error."""
 
     def error(self, message):
         self.print_usage(sys.stderr)
         self.exit(2, f"boolrules: error: {message}\n")
+
+    def parse_args(self, args=None, namespace=None):
+        """The options, a lower bound above its upper one (`RANGES`) refused naming both options."""
+        parsed = super().parse_args(args, namespace)
+        for low, high in RANGES:
+            lo, hi = getattr(parsed, low, None), getattr(parsed, high, None)
+            if lo is not None and hi is not None and lo > hi:
+                self.error(f"--{low.replace('_', '-')} {lo} is more than --{high.replace('_', '-')} {hi}")
+        return parsed
 
 
 def _parents() -> dict[str, argparse.ArgumentParser]:
