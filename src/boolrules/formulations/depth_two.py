@@ -73,6 +73,8 @@ def depth_two(
     K = check_integer(max_terms, "max_terms", 1)
     M = check_integer(max_literals_per_term, "max_literals_per_term", 1, m)
     min_terms = check_integer(min_terms, "min_terms", 0, K)
+    if min_terms > max(n, 2):
+        raise InputError(f"min_terms ({min_terms}) asks for more terms than the {n} samples could use")
     if max_complexity is not None:
         max_complexity = check_integer(max_complexity, "max_complexity", 0)
         smallest = 0 if min_terms == 0 else (1 if min_terms == 1 else 1 + min_terms)
@@ -84,6 +86,9 @@ def depth_two(
     weights = _weights(sample_weight, y)
     cnf = shape.name == "CNF"
     fired = (y == 1) ^ cnf ^ negated  # the samples the model wants a term to fire on: P
+    # A term that fires on no sample of P only costs errors and λ: past one term per sample of P (and
+    # the min_terms asked for) more terms cannot lower the objective, and would only grow the model.
+    K = min(K, max(int(fired.sum()), min_terms, 1))
     truth = np.concatenate([X, 1 - X], axis=1).astype(bool)
     breaks = truth if cnf else ~truth  # V: literal j stops a term firing on sample i
 
