@@ -2,6 +2,7 @@
 calls that never get more than the time left. No timed assertions: the modules under test read a
 scripted clock (`Clock`), and the tests check counts, statuses, schedules and the seconds on it."""
 
+import gc
 import math
 import random
 import threading
@@ -248,6 +249,24 @@ def test_the_worker_startup_estimate(clock):
     assert startup.expected(3, threads=False) == 6.0  # a third worker starts cold
     clock.advance(workers.IDLE_WORKER_SECONDS)
     assert startup.expected(2, threads=False) == 6.0  # the workers have ended idle since
+
+
+def test_a_budgeted_fit_keeps_older_objects_from_the_garbage_collector(planted, clock, monkeypatch):
+    """Under a budget the starts run with the objects made before them frozen (`gc.freeze`): a full
+    collection over them stalled a start past its slice. Without a budget, and after the fit, not."""
+    X, y = planted
+    frozen, anneal = [], classifier.anneal
+
+    def recording(*args, **kwargs):
+        frozen.append(gc.get_freeze_count())
+        return anneal(*args, **kwargs)
+
+    monkeypatch.setattr(classifier, "anneal", recording)
+    before = gc.get_freeze_count()
+    RuleClassifier(num_starts=2, num_iterations=None, time_budget=0.2, random_state=0).fit(X, y)
+    RuleClassifier(num_starts=2, num_iterations=20, random_state=0).fit(X, y)
+    assert frozen[0] > before and frozen[1] > before and frozen[2:] == [before] * 2
+    assert gc.get_freeze_count() == before
 
 
 def test_iterations_are_a_cap_under_a_budget(planted, clock):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.managers
 import os
@@ -9,7 +10,7 @@ import sys
 import threading
 import time
 import warnings
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 from numbers import Integral, Real
@@ -157,10 +158,27 @@ def _starts(X, y, config: SearchConfig, seeds, deadline, report) -> tuple[float,
                 report("start")
         return began, results
 
-    if config.nonlocal_backend is None:
-        return run(None)
-    with opened_backend(config.nonlocal_backend, "nonlocal_backend") as backend:
-        return run(_oracle_factory(X, y, bits, config, backend))
+    with _frozen_heap(deadline is not None):
+        if config.nonlocal_backend is None:
+            return run(None)
+        with opened_backend(config.nonlocal_backend, "nonlocal_backend") as backend:
+            return run(_oracle_factory(X, y, bits, config, backend))
+
+
+@contextmanager
+def _frozen_heap(freeze: bool):
+    """With `freeze`, the objects that exist now (numpy's, scikit-learn's, Pyomo's: hundreds of
+    thousands) are out of the garbage collector's sight within the block (`gc.freeze`), and back
+    after it: a full collection over them stalled a start for 0.3-0.6 s on a loaded machine, past
+    its time slice and into the later starts' (benchmarks/README.md, "Budgets that hold")."""
+    if not freeze:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> StartResult:
