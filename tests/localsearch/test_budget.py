@@ -224,15 +224,18 @@ def test_workers_that_start_late_get_the_time_left(planted, clock, fake_processe
 
 
 @pytest.mark.parametrize("budget", [1.0, 29.0])
-def test_starts_run_one_after_another_when_workers_would_start_too_late(planted, clock, fake_processes, budget):
+def test_starts_run_one_after_another_when_workers_would_start_too_late(planted, clock, fake_processes, budget,
+                                                                        capsys):
     """Cold workers expected to take 10 s to start: a budget under three times that runs the starts
-    here, one after another, within it; they never wait for workers."""
+    here, one after another, within it; they never wait for workers, and verbose says why."""
     X, y = planted
     startup, asked = fake_processes
     startup[0] = 10.0
     clock.tick = 0.05 if budget > 10 else 1e-3
-    clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=budget, n_jobs=2, random_state=0).fit(X, y)
+    clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=budget, n_jobs=2, random_state=0,
+                         verbose=True).fit(X, y)
     assert asked == []
+    assert "starts run one after another: 2 workers are expected to take 10.0 s" in capsys.readouterr().err
     assert clf.fit_seconds_ <= budget + 2 * clock.tick
     assert (clf.n_iter_ > 20).all()
 
