@@ -8,6 +8,9 @@ worker, so the hot loops pay nothing for it.
 A worker killed by joblib on Ctrl-C cannot release the named semaphore that importing Pyomo makes
 (under loky's start method it is registered with the resource tracker until the process exits), and
 the tracker then prints "leaked semaphore objects" warnings; a task replaces that lock first.
+
+Starting process workers takes seconds (each imports numpy, scikit-learn and boolrules): a fit with a
+time budget asks `WORKER_STARTUP` how long they are expected to take before it counts on them.
 """
 
 from __future__ import annotations
@@ -15,12 +18,20 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from contextlib import contextmanager
 
-__all__ = ["PARENT_POLL", "release_import_lock", "watch_parent", "worker_task"]
+__all__ = ["PARENT_POLL", "WORKER_STARTUP", "WorkerStartup", "release_import_lock", "watch_parent", "worker_task"]
 
 # Seconds between two looks at the parent: an orphaned worker ends within this.
 PARENT_POLL = 0.2
+# Seconds that starting cold process workers is taken to take until a parallel fit in this process has
+# measured it: two workers took 8-11 s on this project's 2-core machine with one core busy beside them
+# (benchmarks/README.md, "Budgets that hold"); a faster machine pays once for the caution, in its first fit.
+COLD_START_SECONDS = 10.0
+# joblib's process workers wait this long for work before they end (loky's idle_worker_timeout): a
+# start-up measured less long ago is what the next parallel fit can expect of the same workers.
+IDLE_WORKER_SECONDS = 300.0
 
 
 def watch_parent(parent: int) -> threading.Event | None:
@@ -70,3 +81,34 @@ def worker_task(parent: int | None):
     finally:
         if stop is not None:
             stop.set()
+
+
+class WorkerStartup:
+    """What starting a parallel fit's joblib workers has taken in this process: seconds from handing the
+    tasks to joblib until the last one could begin its starts (interpreter, imports, the backend)."""
+
+    def __init__(self, cold: float = COLD_START_SECONDS):
+        self.cold = cold  # cold workers: `COLD_START_SECONDS` until measured on this machine
+        self.last: tuple[float, float, int] | None = None  # (seconds, time.monotonic() after the fit, workers)
+
+    def warm(self, workers: int) -> bool:
+        """Whether the last parallel fit ran at least `workers` workers recently enough that they are still up."""
+        return (self.last is not None and workers <= self.last[2]
+                and time.monotonic() - self.last[1] < IDLE_WORKER_SECONDS)
+
+    def expected(self, workers: int, threads: bool) -> float:
+        """Seconds until `workers` workers are up: none on threads; what the last parallel fit measured
+        when they are warm (`warm`); else the cold estimate."""
+        if threads:
+            return 0.0
+        return self.last[0] if self.warm(workers) else self.cold
+
+    def measured(self, seconds: float, workers: int, cold: bool) -> None:
+        """Record a parallel fit on `workers` process workers whose start-up took `seconds`; `cold`:
+        the fit expected cold workers, so this is the machine's own cold start-up."""
+        self.last = (seconds, time.monotonic(), workers)
+        if cold:
+            self.cold = seconds
+
+
+WORKER_STARTUP = WorkerStartup()

@@ -2,6 +2,7 @@
 calls that never get more than the time left. No timed assertions: the modules under test read a
 scripted clock (`Clock`), and the tests check counts, statuses, schedules and the seconds on it."""
 
+import gc
 import math
 import random
 import threading
@@ -10,9 +11,10 @@ import time
 import joblib
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, TransformerMixin
 
-from boolrules import RuleClassifier
-from boolrules.backends import get_backend
+from boolrules import RuleClassifier, workers
+from boolrules.backends import Backend, Result, get_backend
 from boolrules.backends import sampler as sampler_module
 from boolrules.localsearch import annealing, classifier, descent, oracle
 from boolrules.localsearch.annealing import RuleScorer, anneal, schedule
@@ -67,7 +69,7 @@ class Clock:
         return self.EPOCH + self.monotonic()
 
 
-MODULES = (annealing, classifier, descent, oracle, sampler_module)  # all the clocks a fit's time budget reads
+MODULES = (annealing, classifier, descent, oracle, sampler_module, workers)  # all the clocks a fit's budget reads
 
 
 @pytest.fixture
@@ -156,6 +158,118 @@ def test_the_starts_share_the_budget(planted, clock):
     clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=2.0, random_state=0).fit(X, y)
     assert [s.seconds for s in clf.starts_] == pytest.approx([0.5] * 4, abs=0.01)
     assert clf.fit_seconds_ <= 2.0 + 0.01
+
+
+def test_the_budget_counts_from_fit_entry(planted, clock):
+    """Time spent before the starts (here a binarizer taking 0.5 s) is spent from the budget: the
+    starts share what is left, and fit_seconds_ is the whole fit."""
+    X, y = planted
+
+    class SlowBinarizer(TransformerMixin, BaseEstimator):
+        def fit_transform(self, X, y=None):
+            clock.advance(0.5)
+            self.n_features_ = X.shape[1]
+            return X
+
+        def get_feature_names_out(self):
+            return np.array([f"x{i}" for i in range(self.n_features_)])
+
+    clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=2.0, random_state=0,
+                         binarizer=SlowBinarizer()).fit(X, y)
+    assert sum(s.seconds for s in clf.starts_) <= 1.5 + 0.01
+    assert 2.0 - 0.01 <= clf.fit_seconds_ <= 2.0 + 0.01  # the binarizer's 0.5 s included
+
+
+class FakeProcessBackend:
+    """What `joblib.parallel.get_active_backend` returns for a process backend (no `uses_threads`)."""
+
+
+@pytest.fixture
+def fake_processes(monkeypatch):
+    """Parallel fits as if on process workers, whose start-up takes `startup[0]` seconds (on the
+    clock) in each task, while they run on threads; returns (startup, the n_jobs joblib was asked for)."""
+    startup, asked = [0.0], []
+    run_starts = classifier._run_starts
+
+    def started_late(*args):
+        if len(args) == 7:  # a worker's task names its parent process
+            classifier.time.advance(startup[0])
+        return run_starts(*args)
+
+    class Threads(joblib.Parallel):
+        def __init__(self, n_jobs=None, **kwargs):
+            asked.append(n_jobs)
+            super().__init__(n_jobs=n_jobs, backend="threading", **kwargs)
+
+    monkeypatch.setattr(classifier, "get_active_backend", lambda: (FakeProcessBackend(), None))
+    monkeypatch.setattr(classifier, "Parallel", Threads)
+    monkeypatch.setattr(classifier, "_run_starts", started_late)
+    monkeypatch.setattr(classifier, "WORKER_STARTUP", workers.WorkerStartup(cold=10.0))
+    return startup, asked
+
+
+def test_workers_that_start_late_get_the_time_left(planted, clock, fake_processes):
+    """Two workers whose start-up takes 20 s (together 40 s on the shared clock) of a 120 s budget:
+    their starts share the 80 s left, not a fresh 60 s each, and the start-up is measured."""
+    X, y = planted
+    startup, asked = fake_processes
+    startup[0] = 20.0
+    clock.tick = 0.05
+    clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=120.0, n_jobs=2, random_state=0).fit(X, y)
+    assert asked == [2]  # 10 s expected of cold workers: a third of the budget at most, so they are used
+    assert clf.fit_seconds_ <= 120.0 + 2 * clock.tick * (1 + np.sum(clf.n_iter_ == 1))
+    assert (clf.n_iter_ > 20).all()  # each start its share: none left with one iteration
+    assert 40.0 <= classifier.WORKER_STARTUP.last[0] <= 45.0  # the later task began 40 s in, and a few readings
+    assert classifier.WORKER_STARTUP.cold == classifier.WORKER_STARTUP.last[0]
+
+
+@pytest.mark.parametrize("budget", [1.0, 29.0])
+def test_starts_run_one_after_another_when_workers_would_start_too_late(planted, clock, fake_processes, budget,
+                                                                        capsys):
+    """Cold workers expected to take 10 s to start: a budget under three times that runs the starts
+    here, one after another, within it; they never wait for workers, and verbose says why."""
+    X, y = planted
+    startup, asked = fake_processes
+    startup[0] = 10.0
+    clock.tick = 0.05 if budget > 10 else 1e-3
+    clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=budget, n_jobs=2, random_state=0,
+                         verbose=True).fit(X, y)
+    assert asked == []
+    assert "starts run one after another: 2 workers are expected to take 10.0 s" in capsys.readouterr().err
+    assert clf.fit_seconds_ <= budget + 2 * clock.tick
+    assert (clf.n_iter_ > 20).all()
+
+
+def test_the_worker_startup_estimate(clock):
+    """Cold until measured; then what the last parallel fit measured, for as many workers at most and
+    while they may still be up; threads start at once."""
+    startup = workers.WorkerStartup(cold=10.0)
+    assert startup.expected(2, threads=False) == 10.0 and startup.expected(8, threads=True) == 0.0
+    startup.measured(6.0, 2, cold=True)
+    assert startup.cold == 6.0 and startup.warm(2)
+    startup.measured(0.2, 2, cold=False)
+    assert startup.expected(2, threads=False) == 0.2 and startup.expected(1, threads=False) == 0.2
+    assert startup.expected(3, threads=False) == 6.0  # a third worker starts cold
+    clock.advance(workers.IDLE_WORKER_SECONDS)
+    assert startup.expected(2, threads=False) == 6.0  # the workers have ended idle since
+
+
+def test_a_budgeted_fit_keeps_older_objects_from_the_garbage_collector(planted, clock, monkeypatch):
+    """Under a budget the starts run with the objects made before them frozen (`gc.freeze`): a full
+    collection over them stalled a start past its slice. Without a budget, and after the fit, not."""
+    X, y = planted
+    frozen, anneal = [], classifier.anneal
+
+    def recording(*args, **kwargs):
+        frozen.append(gc.get_freeze_count())
+        return anneal(*args, **kwargs)
+
+    monkeypatch.setattr(classifier, "anneal", recording)
+    before = gc.get_freeze_count()
+    RuleClassifier(num_starts=2, num_iterations=None, time_budget=0.2, random_state=0).fit(X, y)
+    RuleClassifier(num_starts=2, num_iterations=20, random_state=0).fit(X, y)
+    assert frozen[0] > before and frozen[1] > before and frozen[2:] == [before] * 2
+    assert gc.get_freeze_count() == before
 
 
 def test_iterations_are_a_cap_under_a_budget(planted, clock):
@@ -313,6 +427,68 @@ def test_oracle_calls_keep_to_their_share_of_the_start(planted, clock, share):
     assert sum(backend.slept) <= share * start.seconds + 1e-6
     assert max(limits) < 10.0  # every call was cut to its allowance
     assert min(limits[1:]) > 1e-3  # later calls wait until a mean call's time is left: no slivers
+
+
+class Stubborn(Backend):
+    """A backend whose every solve takes `seconds` on `clock`, whatever time limit it is given (as an
+    `sa` read that outlasts its limit), and answers a literal."""
+
+    name = "stubborn"
+    capabilities = frozenset({"time_limit"})
+
+    def __init__(self, clock, seconds):
+        self.clock, self.seconds, self.calls = clock, seconds, 0
+
+    def solve(self, problem, **options):
+        self.calls += 1
+        self.clock.sleep(self.seconds)
+        return Result(Literal(0), 0.0, "time_limit", self.seconds, self.name)
+
+
+def test_an_oracle_call_that_overruns_starves_no_start(planted, clock):
+    """A call outlasting a start's slice (0.4 s of 0.5 s, after the burn-in) is made once: later
+    starts propose a move only when a mean call fits in their time left, so each gets its share of
+    what is left and runs as many iterations as the others, and the fit ends within its budget."""
+    X, y = planted
+    backend = Stubborn(clock, 0.4)
+    clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=2.0, patience=2, random_state=0,
+                         nonlocal_backend=backend, max_samples=30).fit(X, y)
+    assert backend.calls == 1
+    assert clf.fit_seconds_ <= 2.0 + 0.01
+    later = clf.n_iter_[1:]
+    assert later.min() > 0.5 * later.max() and later.min() > 50  # no start left with a sliver
+
+
+class Blocking(Stubborn):
+    """A solve that runs until `release` is set (or 5 s pass), then takes 10 s on the clock: one
+    that outlasts any slice of the fit, whose clock does not move while it waits for it."""
+
+    def __init__(self, clock):
+        super().__init__(clock, 10.0)
+        self.release = threading.Event()
+
+    def solve(self, problem, **options):
+        self.calls += 1
+        self.release.wait(5)
+        self.clock.sleep(self.seconds)
+        return Result(Literal(0), 0.0, "optimal", self.seconds, self.name)
+
+
+def test_a_solve_that_outlasts_its_slice_is_left_behind(planted, clock, monkeypatch):
+    """A solve still running when its start's slice ends is left to end in the background, its answer
+    unused: the fit goes on, makes no other call while it runs, and ends within its budget."""
+    X, y = planted
+    monkeypatch.setattr(oracle, "SOLVE_POLL", 1e-4)
+    backend = Blocking(clock)
+    try:
+        with pytest.warns(RuntimeWarning, match="abandoned 1"):
+            clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=2.0, patience=2, random_state=0,
+                                 nonlocal_backend=backend, max_samples=30).fit(X, y)
+    finally:
+        backend.release.set()
+    assert backend.calls == 1 and clf.nonlocal_stats_.failures == {"abandoned": 1}
+    assert clf.fit_seconds_ <= 2.0 + 0.01
+    assert clf.n_iter_[1:].min() > 50
 
 
 def test_a_backend_without_a_time_limit_gets_none(planted):

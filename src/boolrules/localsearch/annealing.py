@@ -165,8 +165,11 @@ def anneal(
     is a non-local move (Algorithm 2); when the oracle has nothing, a local move is proposed instead.
     Otherwise, with probability `scan_rate`, the proposal is a literal scan (`scan.LiteralScan`).
     With `until` and `oracle_share`, the oracle's seconds stay within that share of the start's
-    time so far: it is called only when what is left of that share covers its mean call so far,
-    with what is left as its time limit, so the local search keeps the rest of the clock.
+    time so far: it is called only when what is left of that share covers its mean move so far
+    (the oracle's `call_times`, which the starts of one process share), with what is left as its
+    time limit, so the local search keeps the rest of the clock. With `until`, a move is also
+    proposed only while a mean one fits in the slice's time left and no solve left behind by an
+    earlier slice runs (`oracle.CallTimes`), so that moves do not eat the later starts' time.
     `report(stats)`, if given, is called with the oracle's counts after each oracle call.
     With `quench`, the best rule then climbs to a local optimum (`descent.descend`); under `until`
     the schedule ends `QUENCH_SHARE` of the slice early to leave it time, and it stops at `until`."""
@@ -184,16 +187,20 @@ def anneal(
     stale = 0
     iterations = 0
     oracle_seconds = 0.0
+    times = None if oracle is None else oracle.call_times
     for it, temperature, progress in schedule(num_iterations, temperatures, cooled):
         proposed = None
         allowance = None if until is None or oracle_share is None else (
             oracle_share * (time.perf_counter() - started) - oracle_seconds)
         if (oracle is not None and it >= burn_in and progress >= burn_in_progress and stale >= patience
-                and (allowance is None or allowance > oracle_seconds / max(oracle.stats.calls, 1))):
+                and (allowance is None or allowance > times.mean)
+                and (until is None or (not times.busy and cooled - time.monotonic() > times.mean))):
             stale = 0
             called = time.perf_counter()
             proposed = oracle.propose(current, scorer.memo, allowance)
-            oracle_seconds += time.perf_counter() - called
+            spent = time.perf_counter() - called
+            oracle_seconds += spent
+            times.add(spent)
             if report is not None:
                 report(oracle.stats)
         nonlocal_move = proposed is not None

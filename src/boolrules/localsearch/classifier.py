@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.managers
 import os
@@ -9,13 +10,14 @@ import sys
 import threading
 import time
 import warnings
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 from numbers import Integral, Real
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
+from joblib.parallel import get_active_backend
 from sklearn.utils._param_validation import StrOptions
 
 from ..backends.config import BackendSpec, opened_backend, problem_caps
@@ -26,10 +28,10 @@ from ..rules import OPERATORS, BitMatrix, resolve_nonlocal_operators, resolve_op
 from ..rules.shapes import OperatorSpec
 from ..seeding import draw_seed
 from ..validation import Interval, check_number
-from ..workers import watch_parent, worker_task
+from ..workers import WORKER_STARTUP, watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
-from .oracle import POLICIES, NonLocalOracle, OracleStats
+from .oracle import POLICIES, CallTimes, NonLocalOracle, OracleStats
 
 __all__ = ["RuleClassifier", "SearchConfig", "configured_max_samples"]
 
@@ -47,6 +49,10 @@ AUTO_CALL_LIMIT = 1.0
 # limits"); on the other backends every row is an ILP constraint or a QUBO variable, so the paper's 100.
 NATIVE_MAX_SAMPLES = 400
 PAPER_MAX_SAMPLES = 100
+# A budgeted fit runs its starts on joblib workers only when they are expected to be up within this
+# share of the time left (`workers.WORKER_STARTUP`); else one after another here, which does more
+# search in the time than workers that start late, and never waits past the budget for them.
+PARALLEL_STARTUP_SHARE = 1 / 3
 
 
 @dataclass(frozen=True)
@@ -75,15 +81,17 @@ class SearchConfig:
 
 
 def _oracle_factory(X, y, bits, config: SearchConfig, backend):
-    """(rng, until) -> NonLocalOracle for one start on `backend`."""
+    """(rng, until) -> NonLocalOracle for one start on `backend`; the oracles of one factory (the
+    starts on one process) share their `CallTimes`."""
     weights = np.ones(len(y)) if config.metric == "accuracy" else balanced_sample_weight(y)
+    call_times = CallTimes()
 
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
             max_samples=oracle_max_samples(config.max_samples, backend),
             time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng, until=until,
-            policy=config.nonlocal_policy,
+            policy=config.nonlocal_policy, call_times=call_times,
         )
 
     return factory
@@ -118,40 +126,59 @@ def call_limit(setting: float | str | None, until: float | None) -> float | None
     return min(AUTO_CALL_LIMIT, BUDGET_CALL_SHARE * max(0.0, until - time.monotonic()))
 
 
-def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None, later: int = 0,
-                report=None, parent: int | None = None) -> list[StartResult]:
-    """Independent annealing starts on one process (a joblib task). With a `deadline` (a
-    `time.time()` value), each start gets an equal share of the time left for it and the `later`
-    starts this process runs after these. `report(event)`, if given, hears of each oracle call
-    ("call") and each start that ends ("start"). A worker whose `parent` (the fitting process's
-    pid) dies ends with it (`workers.worker_task`)."""
+def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None, report=None,
+                parent: int | None = None) -> tuple[float, list[StartResult]]:
+    """Independent annealing starts on one process (a joblib task), and the `time.time()` at which
+    they could begin (after opening the non-local backend). With a `deadline` (a `time.time()`
+    value: the one clock that processes share), each start gets an equal share of the time left
+    then for it and the starts after it, so one that ends early leaves its time to them, and a task
+    that begins late gets the time left, not a fresh share. `report(event)`, if given, hears of each
+    oracle call ("call") and each start that ends ("start"). A worker whose `parent` (the fitting
+    process's pid) dies ends with it (`workers.worker_task`)."""
     with worker_task(parent):
-        return _starts(X, y, config, seeds, deadline, later, report)
+        return _starts(X, y, config, seeds, deadline, report)
 
 
-def _starts(X, y, config: SearchConfig, seeds, deadline, later, report) -> list[StartResult]:
+def _starts(X, y, config: SearchConfig, seeds, deadline, report) -> tuple[float, list[StartResult]]:
     bits = BitMatrix(X, checked=True)
     scorer = RuleScorer(bits, y, config.metric, config.lam)
     end = None if deadline is None else time.monotonic() + (deadline - time.time())
     calls = None if report is None else lambda stats: report("call")
 
-    def run(factory) -> list[StartResult]:
-        results = []
+    def run(factory) -> tuple[float, list[StartResult]]:
+        began, results = time.time(), []
         for j, seed in enumerate(seeds):
             until = None
             if end is not None:
                 now = time.monotonic()
-                until = now + max(0.0, end - now) / (len(seeds) - j + later)
+                until = now + max(0.0, end - now) / (len(seeds) - j)
             oracle = None if factory is None else partial(factory, until=until)
             results.append(_anneal(scorer, config, seed, oracle, until, calls))
             if report is not None:
                 report("start")
-        return results
+        return began, results
 
-    if config.nonlocal_backend is None:
-        return run(None)
-    with opened_backend(config.nonlocal_backend, "nonlocal_backend") as backend:
-        return run(_oracle_factory(X, y, bits, config, backend))
+    with _frozen_heap(deadline is not None):
+        if config.nonlocal_backend is None:
+            return run(None)
+        with opened_backend(config.nonlocal_backend, "nonlocal_backend") as backend:
+            return run(_oracle_factory(X, y, bits, config, backend))
+
+
+@contextmanager
+def _frozen_heap(freeze: bool):
+    """With `freeze`, the objects that exist now (numpy's, scikit-learn's, Pyomo's: hundreds of
+    thousands) are out of the garbage collector's sight within the block (`gc.freeze`), and back
+    after it: a full collection over them stalled a start for 0.3-0.6 s on a loaded machine, past
+    its time slice and into the later starts' (benchmarks/README.md, "Budgets that hold")."""
+    if not freeze:
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _anneal(scorer, config: SearchConfig, seed, factory, until, report) -> StartResult:
@@ -175,10 +202,11 @@ class RuleClassifier(RuleEstimator):
     starts of `num_iterations` local moves each, on a geometric temperature schedule from
     `temperatures[0]` to `temperatures[1]`; the best rule over all starts is kept.
 
-    With `time_budget`, the fit is anytime: every start gets an equal slice of the budget (the
-    starts that run one after another on a worker share it), cools down over its slice or its
-    `num_iterations`, whichever ends first (so a start cut by time still ends cold), and the best
-    rule found when the budget is spent is returned; `n_iter_` says how far each start got.
+    With `time_budget`, the fit is anytime: every start gets an equal share of the time left when it
+    begins (the starts that run one after another on a process share it, so one that ends early
+    leaves its time to the next), cools down over its slice or its `num_iterations`, whichever ends
+    first (so a start cut by time still ends cold), and the best rule found when the budget is spent
+    is returned; `n_iter_` says how far each start got.
 
     Parameters
     ----------
@@ -187,13 +215,18 @@ class RuleClassifier(RuleEstimator):
     operators : names or rule classes the search may use.
     num_starts : independent starts.
     num_iterations : iterations per start; with `time_budget` a cap, or None for none.
-    time_budget : None, or seconds > 0 for the whole search (all starts, every worker; with more
-        than two classes, shared among the one-vs-rest fits). A budgeted fit stops on time and
-        depends on the machine's speed, so it does not repeat exactly even with `random_state`.
-        Each non-local call gets at most the time left in its start's slice, on every backend
-        that takes a time limit (the ILP solvers, the samplers that take num_reads, Leap); a
-        call to one that takes none (exact, qaoa, dwave-qpu) runs to its end, and its start
-        ends after it. With `n_jobs`, starting the worker processes counts against the budget.
+    time_budget : None, or seconds > 0 for the whole fit: wall time from `fit()` to its return,
+        input checks, binarization and starting workers included (with more than two classes,
+        shared among the one-vs-rest fits). A budgeted fit stops on time and depends on the
+        machine's speed, so it does not repeat exactly even with `random_state`. Each non-local
+        call gets at most the time left in its start's slice as its time limit, on every backend
+        that takes one (the ILP solvers, the samplers that take num_reads, Leap); a solve still
+        running when the slice ends (an `sa` read, a QUBO compile, a backend without a time
+        limit) is left to end in the background, its answer unused, and no move is proposed
+        while it runs or when a mean move would not fit in the slice's time left. With `n_jobs`,
+        the starts run on joblib's workers only when these are expected up within a third of the
+        budget (their start-up as last measured in this process, else `workers.COLD_START_SECONDS`;
+        none for threads), else one after another here.
     temperatures : (high, low) of the geometric schedule.
     lam : complexity penalty λ.
     metric : name of the score S (see `boolrules.metrics.METRICS`).
@@ -253,7 +286,7 @@ class RuleClassifier(RuleEstimator):
     classifier per class when there are more than two classes), nonlocal_stats_ (oracle calls,
     proposed moves, failures by kind, and what the solver did itself: calls whose raw answer was a
     valid rule, moves by the stage that made them; `OracleStats`, summed over the starts), n_iter_ (iterations each start
-    ran, an array), fit_seconds_ (wall seconds of the search); each start's `annealed_objective` and
+    ran, an array), fit_seconds_ (wall seconds from `fit()` to its return); each start's `annealed_objective` and
     `quench_steps` tell what the annealing found from what the quench added.
     """
 
@@ -344,6 +377,18 @@ class RuleClassifier(RuleEstimator):
     def _one_vs_rest_params(self, num_classes: int) -> dict:
         return {} if self.time_budget is None else {"time_budget": self.time_budget / num_classes}
 
+    def _fit(self, X, y):
+        """The fit, timed from here: a `time_budget` ends at a deadline fixed now, so input checks,
+        binarization and starting workers count against it, and `fit_seconds_` is all of it."""
+        began = time.monotonic()
+        self._deadline = None if self.time_budget is None else began + float(self.time_budget)
+        try:
+            super()._fit(X, y)
+        finally:
+            del self._deadline
+        self.fit_seconds_ = time.monotonic() - began
+        return self
+
     def _temperatures(self) -> tuple[float, float]:
         try:
             high, low = self.temperatures
@@ -358,9 +403,7 @@ class RuleClassifier(RuleEstimator):
         if X.shape[1] < 2:
             raise InputError(f"rules need at least 2 binary features, X has {X.shape[1]}")
         seeds = draw_seed(rng, size=self.num_starts)
-        start = time.perf_counter()
-        self.starts_ = self._run(X, y, self._search_config(X.shape[1]), seeds)
-        self.fit_seconds_ = time.perf_counter() - start
+        self.starts_ = self._run(X, y, self._search_config(X.shape[1]), seeds, self._deadline)
         self.n_iter_ = np.array([s.iterations for s in self.starts_])
         best = max(self.starts_, key=lambda r: r.objective)
         self.best_rule_ = best.rule
@@ -418,31 +461,40 @@ class RuleClassifier(RuleEstimator):
             return int(given), 0.0
         return 0, min(1.0, int(given) / num_iterations)
 
-    def _run(self, X, y, config: SearchConfig, seeds) -> list[StartResult]:
-        """The starts, one at a time on one process (which builds the non-local backend once), or in
-        chunks over joblib workers (each building its own from the spec), all before one deadline
-        when there is a time budget."""
-        deadline = None if self.time_budget is None else time.time() + float(self.time_budget)
-        serial = self.n_jobs in (None, 1)
+    def _run(self, X, y, config: SearchConfig, seeds, end: float | None) -> list[StartResult]:
+        """The starts, one at a time on this process (which builds the non-local backend once), or in
+        chunks over joblib workers (each building its own from the spec), all before `end` (a
+        `time.monotonic()` value; None: no budget). Under a budget, workers are used only when they
+        are expected up in time (`PARALLEL_STARTUP_SHARE`)."""
+        workers = 1 if self.n_jobs in (None, 1) else min(len(seeds), effective_n_jobs(self.n_jobs))
+        threads = bool(getattr(get_active_backend()[0], "uses_threads", False))
+        startup, warm = WORKER_STARTUP.expected(workers, threads), WORKER_STARTUP.warm(workers)
+        serial = workers == 1 or (end is not None and startup > PARALLEL_STARTUP_SHARE * (end - time.monotonic()))
         building = serial and config.nonlocal_backend is not None
         progress = _Progress(len(seeds), parallel=not serial) if self.verbose else nullcontext()
         opened = opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext()
         with progress, opened as backend:
             if building:
                 config = replace(config, nonlocal_backend=backend)
-            if self.verbose and config.nonlocal_backend is not None and deadline is None:
+            if self.verbose and config.nonlocal_backend is not None and end is None:
                 progress.note(
                     f"non-local moves without a time budget: {len(seeds)} starts x {config.num_iterations} iterations "
                     "run to their end, however long that takes; set time_budget=SECONDS (--time-budget in the CLI) "
                     "to bound the fit")
+            if self.verbose and serial and workers > 1:
+                progress.note(f"starts run one after another: {workers} workers are expected to take {startup:.1f} s "
+                              "to start, too much of the time budget")
             report = progress.reporter() if self.verbose else None
+            deadline = None if end is None else time.time() + (end - time.monotonic())
             if serial:
-                return [result for i, seed in enumerate(seeds)
-                        for result in _run_starts(X, y, config, [seed], deadline, len(seeds) - i - 1, report)]
-            chunks = np.array_split(seeds, min(len(seeds), effective_n_jobs(self.n_jobs)))
+                return _run_starts(X, y, config, seeds, deadline, report)[1]
+            chunks = np.array_split(seeds, workers)
             parallel = Parallel(n_jobs=len(chunks))  # a worker per chunk: n_jobs=10000 for 2 starts starts 2
-            return [r for chunk in parallel(delayed(_run_starts)(X, y, config, chunk, deadline, 0, report, os.getpid())
-                                            for chunk in chunks) for r in chunk]
+            sent = time.time()
+            done = parallel(delayed(_run_starts)(X, y, config, chunk, deadline, report, os.getpid()) for chunk in chunks)
+            if not threads:
+                WORKER_STARTUP.measured(max(began for began, _ in done) - sent, workers, cold=not warm)
+            return [r for _, chunk in done for r in chunk]
 
 
 class _Progress:

@@ -11,6 +11,7 @@ complexity cap is the node's budget (`depth_two_bounds`).
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass, field, fields
 from functools import partial
@@ -25,13 +26,16 @@ from ..sampling import subsample_rows
 from ..seeding import draw_seed
 from .moves import SearchSpace, node_at, replace_at
 
-__all__ = ["NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "POLICIES"]
+__all__ = ["CallTimes", "NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "POLICIES"]
 
 # How `propose` picks its call: "random" a uniform node and operator (the paper's Algorithm 2); "gain"
 # a node drawn by the error weight its replacement could remove and an operator by Thompson sampling
 # on how often each one's moves have lowered the error so far (benchmarks/README.md, "Move policies");
 # "sweep" a uniform node and every operator on its subproblem, keeping the replacement of least error.
 POLICIES = ("random", "gain", "sweep")
+# Seconds between two looks at the clock while a solve runs under a time slice: a solve is left
+# running at most this long after its slice ended.
+SOLVE_POLL = 0.01
 
 
 @dataclass
@@ -78,6 +82,33 @@ class OracleStats:
         return sum(self.failures.values())
 
 
+@dataclass
+class CallTimes:
+    """Seconds that non-local moves have taken, shared by the oracles of the starts on one process,
+    and a solve still `running` in the background after its start's slice ended (`NonLocalOracle`).
+    Under a time slice a move is proposed only when a mean one fits in the time left and no solve
+    is left running: one `sa` call can outlast a whole slice, and later starts must not lose their time to it."""
+
+    seconds: float = 0.0
+    calls: int = 0
+    running: threading.Thread | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def mean(self) -> float:
+        return self.seconds / max(self.calls, 1)
+
+    @property
+    def busy(self) -> bool:
+        return self.running is not None and self.running.is_alive()
+
+    def add(self, seconds: float, calls: int = 1) -> None:
+        """Count `seconds` more (of `calls` moves; 0: the rest of a solve left running)."""
+        with self.lock:
+            self.seconds += seconds
+            self.calls += calls
+
+
 def native_form(rule: Rule) -> Rule | None:
     """`rule` in the native search space (1 <= k <= d-1, at least two sub-rules), or None.
 
@@ -112,11 +143,14 @@ class NonLocalOracle:
     """Proposes non-local moves for one search: fixed data, backend and budget, reusable across calls.
 
     A backend that takes a time limit gets `time_limit` seconds per call, and never more than what is
-    left until `until` (a `time.monotonic()` value: the end of the start's time slice)."""
+    left until `until` (a `time.monotonic()` value: the end of the start's time slice). With `until`,
+    on every backend, a solve still running then is left to end in the background, its answer
+    unused (`_solve`). `call_times` (None: the oracle's own) times the moves of all the starts
+    on one process."""
 
     def __init__(self, bits, X: np.ndarray, y: np.ndarray, weights: np.ndarray, space: SearchSpace,
                  backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random,
-                 until: float | None = None, policy: str = "random"):
+                 until: float | None = None, policy: str = "random", call_times: CallTimes | None = None):
         if policy not in POLICIES:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         self.bits = bits
@@ -134,6 +168,8 @@ class NonLocalOracle:
         self.max_samples = max_samples
         self.time_limit = time_limit if "time_limit" in backend.capabilities else None
         self.until = until if "time_limit" in backend.capabilities else None
+        self.slice_end = until
+        self.call_times = CallTimes() if call_times is None else call_times
         self.rng = rng
         self.policy = policy
         self._wins = dict.fromkeys(operators, 0)  # per operator: proposals that lowered the error, and not
@@ -192,7 +228,10 @@ class NonLocalOracle:
                 time_limit: float | None = None) -> Rule | None:
         """`rule` with the node at `path` replaced by the backend's best depth-one `operator`
         subtree (or a literal below the root), or best depth-two subtree when `operator` is a
-        `Shape`, or None when there is no valid one."""
+        `Shape`, or None when there is no valid one (or a solve left running by an earlier call
+        has not ended: the backend is busy, and no call is made)."""
+        if self.call_times.busy:
+            return None
         self.stats.calls += 1
         target = node_at(rule, path)
         budget = self.space.max_complexity - (rule.complexity - target.complexity)
@@ -216,9 +255,12 @@ class NonLocalOracle:
         try:
             problem = build(self.X[rows], labels.astype(np.uint8), sample_weight=self.weights[rows])
             seed = {"seed": draw_seed(self.rng)} if self._seeded else {}  # random_state reaches samplers too
-            result = self.backend.solve(problem, **self._time_limit(time_limit), **seed)
+            result = self._solve(problem, {**self._time_limit(time_limit), **seed})
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
+            return None
+        if result is None:
+            self.stats.fail("abandoned")  # still running when the start's slice ended
             return None
         if result.rule is None:  # a solve that failed is counted by its exception, if it kept one
             self.stats.fail(result.status if result.error is None else type(result.error).__name__)
@@ -228,6 +270,37 @@ class NonLocalOracle:
         if new is not None:
             self.stats.credit(result)
         return new
+
+    def _solve(self, problem, options: dict):
+        """`backend.solve(problem, **options)`; under a slice, waited for until its end at most: a
+        solve still running then is left to end in a daemon thread (`call_times.running`, its
+        seconds counted when it ends) and None is returned, so that no call, on any backend (an `sa`
+        read, a QUBO compile, a backend without a time limit), outlasts its start's slice."""
+        if self.slice_end is None:
+            return self.backend.solve(problem, **options)
+        outcome, left = {}, []
+
+        def run():
+            began = time.perf_counter()
+            try:
+                outcome["result"] = self.backend.solve(problem, **options)
+            except Exception as exc:  # raised in the caller's thread, unless it has left
+                outcome["error"] = exc
+            if left:  # the time past the wait, so the mean call counts all of it
+                self.call_times.add(time.perf_counter() - max(began, left[0]), calls=0)
+
+        thread = threading.Thread(target=run, name="boolrules non-local solve", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            wait = self.slice_end - time.monotonic()
+            if wait <= 0:
+                left.append(time.perf_counter())
+                self.call_times.running = thread
+                return None
+            thread.join(min(wait, SOLVE_POLL))
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["result"]
 
     def _time_limit(self, extra: float | None = None) -> dict:
         """The time limit of the next call: `time_limit`, cut to the time left until `until` and to
