@@ -6,6 +6,7 @@ Backends implement `Backend.solve`; BQM samplers are dimod `Sampler`s (so any of
 
 import multiprocessing
 import os
+import threading
 import time
 from concurrent.futures import Future
 
@@ -208,3 +209,48 @@ def assert_gone(pid_file):
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     assert not [child for child in multiprocessing.active_children() if child.name == "boolrules minor embedding"]
+
+
+# Time
+
+
+class Clock:
+    """A scripted clock standing in for the `time` module of the modules under test: every reading
+    (`monotonic`, `perf_counter`, `time`: one clock, `time` an epoch ahead) moves it on by `tick`
+    seconds, and `advance` (or `sleep`) stands in for work that takes time. So a slice of S seconds
+    lasts about S / tick readings however busy the machine is. Safe to read from threads."""
+
+    EPOCH = 1.7e9
+
+    def __init__(self, tick: float = 1e-3):
+        self.tick = tick
+        self.now = 1000.0
+        self._lock = threading.Lock()
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self.now += seconds
+
+    sleep = advance
+
+    def monotonic(self) -> float:
+        with self._lock:
+            self.now += self.tick
+            return self.now
+
+    perf_counter = monotonic
+
+    def time(self) -> float:
+        return self.EPOCH + self.monotonic()
+
+
+class SlowOnTheClock(Slow):
+    """`Slow` whose reads take their time on `clock` instead of sleeping."""
+
+    def __init__(self, seconds_per_read, clock):
+        super().__init__(0.0)
+        self.per_read, self.clock = seconds_per_read, clock
+
+    def sample(self, bqm, num_reads=10, seed=None):
+        self.clock.sleep(self.per_read * num_reads)
+        return super().sample(bqm, num_reads=num_reads, seed=seed)

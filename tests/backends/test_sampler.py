@@ -12,7 +12,7 @@ from boolrules.formulations import depth_one
 from boolrules.rules import Literal, Or
 
 from ..errors import assert_raises_clearly
-from ..fakes import FakeHybrid, Slow
+from ..fakes import Clock, FakeHybrid, Slow, SlowOnTheClock
 from ..formulations.tiny import tiny
 from ..planted import planted
 
@@ -240,10 +240,16 @@ def test_a_failed_solve_reaches_the_classifier_and_the_command_line(tmp_path, ca
 # A time limit for samplers that take num_reads: reads in batches
 
 
-def test_a_time_limit_stops_sampling_between_batches(or_problem):
-    """100 reads of 20 ms with 0.2 s: the reads stop between batches well before the 100, the
+def test_a_time_limit_stops_sampling_between_batches(or_problem, monkeypatch):
+    """100 reads of 20 ms with 0.2 s, on a scripted clock (so a busy machine cannot eat the time
+    limit before the first batch): the reads stop between batches well before the 100, the
     samples of every read made are kept, and the result says it was cut."""
-    slow = Slow(0.02)
+    from boolrules.backends import base, sampler
+
+    clock = Clock(tick=0.0)
+    for module in (base, sampler):
+        monkeypatch.setattr(module, "time", clock)
+    slow = SlowOnTheClock(0.02, clock)
     result = get_backend(slow, num_reads=100).solve(or_problem, time_limit=0.2)
     assert result.status == "time_limit" and result.rule is not None
     reads = sum(slow.calls)

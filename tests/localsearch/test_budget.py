@@ -25,7 +25,7 @@ from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import OPERATORS, And, AtLeast, BitMatrix, Literal, Or
 
 from ..errors import assert_raises_clearly
-from ..fakes import Recording, Slow
+from ..fakes import Clock, Recording, SlowOnTheClock
 from ..planted import planted as planted_data
 from ..processes import loky_pool
 
@@ -37,36 +37,6 @@ NO_CAP = 200_000  # iterations no start here reaches in its slice (a start that 
 @pytest.fixture(scope="module")
 def planted():
     return planted_data(AtLeast(2, Literal(0), ~Literal(3), Literal(5)), 300, 10)
-
-
-class Clock:
-    """A scripted clock standing in for the `time` module of the modules under test: every reading
-    (`monotonic`, `perf_counter`, `time`: one clock, `time` an epoch ahead) moves it on by `tick`
-    seconds, and `advance` (or `sleep`) stands in for work that takes time. So a slice of S seconds
-    lasts about S / tick readings however busy the machine is. Safe to read from threads."""
-
-    EPOCH = 1.7e9
-
-    def __init__(self, tick: float = 1e-3):
-        self.tick = tick
-        self.now = 1000.0
-        self._lock = threading.Lock()
-
-    def advance(self, seconds: float) -> None:
-        with self._lock:
-            self.now += seconds
-
-    sleep = advance
-
-    def monotonic(self) -> float:
-        with self._lock:
-            self.now += self.tick
-            return self.now
-
-    perf_counter = monotonic
-
-    def time(self) -> float:
-        return self.EPOCH + self.monotonic()
 
 
 MODULES = (annealing, classifier, descent, oracle, sampler_module, workers)  # all the clocks a fit's budget reads
@@ -497,18 +467,6 @@ def test_a_backend_without_a_time_limit_gets_none(planted):
     X, y = planted_data(TRUTH, 200, 8)
     oracle = make_oracle(X, y, Garbage(Literal(0)), 10.0, time.monotonic() + 1)
     assert oracle._time_limit() == {}
-
-
-class SlowOnTheClock(Slow):
-    """`Slow` whose reads take their time on `clock` instead of sleeping."""
-
-    def __init__(self, seconds_per_read, clock):
-        super().__init__(0.0)
-        self.per_read, self.clock = seconds_per_read, clock
-
-    def sample(self, bqm, num_reads=10, seed=None):
-        self.clock.sleep(self.per_read * num_reads)
-        return super().sample(bqm, num_reads=num_reads, seed=seed)
 
 
 def test_a_slow_sampler_oracle_stops_on_time(planted, clock):
