@@ -6,7 +6,8 @@ accuracy is >= 0.99. Every fit runs on one core (`n_jobs=1`) with the same `time
 variants of one problem and seed run one after the other. By default depth-one planted rules get
 depth-one non-local moves on `native`; depth-two ones get the DNF/CNF moves too, on `native`;
 `--oracles` runs chosen oracles on every problem instead ("+shapes3": DNF/CNF moves of up to three
-terms). "DNF3" and "CNF3" (issue 28) have three terms of 2, 3 and 2 literals: complexity 11.
+terms; "-shapes3-only": those moves alone). "DNF3" and "CNF3" (issue 28) have three terms of 2, 3
+and 2 literals: complexity 11.
 
 Run (the numbers in benchmarks/README.md):
     .venv/bin/python benchmarks/bench_planted.py --budget 30 --seeds 0 1 2
@@ -42,7 +43,8 @@ SHAPES3 = [Shape("DNF", Or, And, max_terms=3), Shape("CNF", And, Or, max_terms=3
 ORACLES = {"native": {"nonlocal_backend": "native"},
            "native+shapes": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, "DNF", "CNF"]},
            "highs+shapes": {"nonlocal_backend": "highs", "nonlocal_operators": [*OPERATORS, "DNF", "CNF"]},
-           "native+shapes3": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, *SHAPES3]}}
+           "native+shapes3": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, *SHAPES3]},
+           "native-shapes3-only": {"nonlocal_backend": "native", "nonlocal_operators": SHAPES3}}
 
 
 def planted_problem(rule, seed, n=3000, m=30, noise=0.025):
