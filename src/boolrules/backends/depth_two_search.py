@@ -10,7 +10,8 @@ difference of its weights (as in `depth_one_search.py`).
 Two stages share one incumbent. A heuristic (`_cover`): term slots re-solved one at a time with the
 others fixed, each the best single literal or the best And found by the exact depth-one search on the
 rows the other terms leave open, until a sweep over the slots improves nothing (sequential covering on
-the first sweep, term-by-term re-optimisation after). Then, when the terms are few enough to list
+the first sweep, term-by-term re-optimisation after); run twice, the second time with Ands only in
+the first sweep, as a broad literal taken first often traps the sweeps. Then, when the terms are few enough to list
 (`EXACT_TERMS`), a proof (`_branch_and_bound`): every term listed, those with equal or dominated
 firing dropped, and multisets of terms searched depth first with bounds from weighted counts.
 """
@@ -89,7 +90,8 @@ class _Settings:
     lam: float
 
 
-def _best_term(rows: _Rows, s: _Settings, others: np.ndarray, count: int, cost: float, time_limit):
+def _best_term(rows: _Rows, s: _Settings, others: np.ndarray, count: int, cost: float, time_limit,
+               singles: bool = True):
     """(objective, literals) of the best term to add to terms with covering `others`, `count` terms
     and term nodes `cost`, within `time_limit` seconds (None: none), keeping room for the terms
     `min_terms` still needs; None when none fits. A single literal is scored directly; an And of
@@ -102,7 +104,8 @@ def _best_term(rows: _Rows, s: _Settings, others: np.ndarray, count: int, cost: 
     covered = others[:, None] | rows.truth
     objective = rows.error(covered) + s.lam * _complexity(total, cost + 1)
     j = int(np.argmin(objective))
-    best = (float(objective[j]), np.array([j]))
+    single = (float(objective[j]), np.array([j]))
+    best = single if singles else None
     longest = int(min(s.max_literals, room - 1, rows.X.shape[1]))
     open_rows = ~others
     if longest >= 2 and open_rows.any() and (time_limit is None or time_limit > 0):
@@ -110,21 +113,22 @@ def _best_term(rows: _Rows, s: _Settings, others: np.ndarray, count: int, cost: 
             rows.X[open_rows], rows.wp[open_rows] > 0, (rows.wp + rows.wn)[open_rows], "And", min_literals=2,
             max_literals=longest, lam=s.lam, exclusive=True, time_limit=time_limit)
         value = found.objective + rows.wn @ others + s.lam * (_complexity(total, cost) + 1)
-        if value < best[0] - _EPS:
+        if best is None or value < best[0] - _EPS:
             best = (float(value), found.literals)
-    return best
+    return single if best is None else best
 
 
-def _cover(rows: _Rows, s: _Settings, deadline) -> tuple[list, float]:
+def _cover(rows: _Rows, s: _Settings, deadline, singles_first: bool = True) -> tuple[list, float]:
     """(terms, objective) of the heuristic: each slot of `max_terms` re-solved with the others fixed
     (`_best_term`, or left empty when that is better and `min_terms` allows), sweep after sweep until
     one improves nothing or `deadline` passes; each slot's depth-one search gets an equal share of the
-    time left to the sweep's end. On the first sweep the empty slots fill (sequential covering) and
-    every slot takes a term until there are `min_terms`, which the slots keep room for."""
+    time left to the sweep's end. On the first sweep the empty slots fill (sequential covering; single
+    literals only when `singles_first`) and every slot takes a term until there are `min_terms`, which
+    the slots keep room for."""
     terms: list = [None] * s.max_terms
     fires = np.zeros((len(rows.wp), s.max_terms), bool)
     current = np.inf  # until the terms are `min_terms`, whatever a slot finds is taken
-    changed = True
+    changed, first = True, True
     while changed and (deadline is None or time.perf_counter() < deadline or current == np.inf):
         changed = False
         for k in range(s.max_terms):
@@ -135,7 +139,7 @@ def _cover(rows: _Rows, s: _Settings, deadline) -> tuple[list, float]:
             if len(used) >= s.min_terms:
                 options.append((float(rows.error(others)) + s.lam * _complexity(len(used), cost), None))
             share = None if deadline is None else max(0.0, deadline - time.perf_counter()) / (s.max_terms - k)
-            found = _best_term(rows, s, others, len(used), cost, share)
+            found = _best_term(rows, s, others, len(used), cost, share, singles_first or not first)
             if found is not None:
                 options.append(found)
             if not options:
@@ -146,6 +150,7 @@ def _cover(rows: _Rows, s: _Settings, deadline) -> tuple[list, float]:
                 fires[:, k] = False if literals is None else rows.truth[:, literals].all(axis=1)
                 current = value if len(used) + (literals is not None) >= s.min_terms else np.inf
                 changed = True
+        first = False
     return [t for t in terms if t is not None], current
 
 
@@ -250,8 +255,8 @@ def search_depth_two(X: np.ndarray, fired: np.ndarray, weights: np.ndarray, cnf:
     """The terms minimising Σ w_i [error_i] + λ C (C: the rule's nodes) for a DNF (a CNF when `cnf`)
     on 0/1 `X` (n, m) whose samples `fired` want a term to fire, with at most `max_terms` terms of
     1..`max_literals` literals, C <= `max_complexity` (None: no cap) and at least `min_terms` terms
-    (repeats allowed, as in the ILP). The heuristic's terms, then, when at most `exact_terms` terms
-    exist, the exact search's; `time_limit` (seconds) stops either with the best terms so far."""
+    (repeats allowed, as in the ILP). The heuristic's terms (the better of its two runs), then, when at
+    most `exact_terms` terms exist, the exact search's; `time_limit` (seconds) stops either with the best terms so far."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     X = np.asarray(X).astype(bool)
     m = X.shape[1]
@@ -259,6 +264,9 @@ def search_depth_two(X: np.ndarray, fired: np.ndarray, weights: np.ndarray, cnf:
     s = _Settings(max_terms, min(max_literals, m), np.inf if max_complexity is None else max_complexity,
                   min_terms, lam)
     terms, objective = _cover(rows, s, deadline)
+    other, value = _cover(rows, s, deadline, singles_first=False)  # a broad literal first can trap the sweeps
+    if value < objective - _EPS:
+        terms, objective = other, value
     bound, optimal = None, False
     if _count_terms(m, s.max_literals) <= exact_terms and (deadline is None or time.perf_counter() < deadline):
         found, objective, bound, optimal = _branch_and_bound(rows, s, objective, deadline)
