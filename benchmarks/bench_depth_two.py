@@ -125,8 +125,9 @@ def oracle_calls(args) -> None:
             (native, native_s), (highs, highs_s) = solved["native"], solved["highs"]
             rows.append((native.objective, highs.objective, native_s, highs_s))
             print(f"| {seed} | {call} | {problem.label} | {problem.num_samples} | {problem.max_terms} x "
-                  f"{problem.max_literals_per_term}, {problem.max_complexity} | {native.status} {native.objective:.4f} | "
-                  f"{highs.status} {highs.objective:.4f} | {native_s:.3f} | {highs_s:.3f} |", flush=True)
+                  f"{problem.max_literals_per_term}, {problem.max_complexity} | {native.status} "
+                  f"{native.objective:.4f} | {highs.status} {highs.objective:.4f} | {native_s:.3f} | {highs_s:.3f} |",
+                  flush=True)
     if not rows:
         print("no depth-two calls recorded: more iterations (--oracle-calls)")
         return

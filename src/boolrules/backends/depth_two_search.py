@@ -11,8 +11,8 @@ Two stages share one incumbent. A heuristic (`_cover`): term slots re-solved one
 others fixed, each the best single literal or the best And found by the exact depth-one search on the
 rows the other terms leave open, until a sweep over the slots improves nothing (sequential covering on
 the first sweep, term-by-term re-optimisation after); run twice, the second time with Ands only in
-the first sweep, as a broad literal taken first often traps the sweeps. Then, when the terms are few enough to list
-(`EXACT_TERMS`), a proof (`_branch_and_bound`): every term listed, those with equal or dominated
+the first sweep, as a broad literal taken first often traps the sweeps. Then, when the terms are few
+enough to list (`EXACT_TERMS`), a proof (`_branch_and_bound`): every term listed, those with equal or dominated
 firing dropped, and multisets of terms searched depth first with bounds from weighted counts.
 """
 
@@ -191,8 +191,8 @@ def _candidates(rows: _Rows, s: _Settings):
 
 
 def _branch_and_bound(rows: _Rows, s: _Settings, incumbent: float, deadline):
-    """(best multiset of candidate indices or None when none beat `incumbent`, its objective, lower
-    bound, proven). Multisets of terms in non-decreasing index order, depth first; a node scores all
+    """(the best terms, as literal arrays, or None when none beat `incumbent`; their objective; a lower
+    bound; proven). Multisets of terms in non-decreasing index order, depth first; a node scores all
     its children at once. A child's subtree (one term or more, from its index on) is bounded below by
     its errors on rows wanting none (they only grow), the rows wanting a term that no later term
     reaches, or the uncovered weight less the largest gains of the terms still allowed, whichever is
@@ -256,7 +256,8 @@ def search_depth_two(X: np.ndarray, fired: np.ndarray, weights: np.ndarray, cnf:
     on 0/1 `X` (n, m) whose samples `fired` want a term to fire, with at most `max_terms` terms of
     1..`max_literals` literals, C <= `max_complexity` (None: no cap) and at least `min_terms` terms
     (repeats allowed, as in the ILP). The heuristic's terms (the better of its two runs), then, when at
-    most `exact_terms` terms exist, the exact search's; `time_limit` (seconds) stops either with the best terms so far."""
+    most `exact_terms` terms exist, the exact search's; `time_limit` (seconds) stops either with the
+    best terms so far."""
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     X = np.asarray(X).astype(bool)
     m = X.shape[1]
