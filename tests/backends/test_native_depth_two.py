@@ -184,6 +184,16 @@ def test_the_exact_search_cut_short_leaves_a_valid_bound(monkeypatch):
     assert len(bounds) >= 3 and max(bounds) > 0
 
 
+def test_a_deadline_passing_while_terms_are_listed_stops_before_the_search(monkeypatch):
+    """1800 terms (30 features, 2 literals) listed in blocks with a deadline check between: a deadline
+    passed at the first check leaves the incumbent, no bound and no proof."""
+    X, y = planted(DNF_TRUTH, 100, 30)
+    problem = depth_two(X, y, "DNF", max_terms=2, max_literals_per_term=2)
+    rows = _Rows(X.astype(bool), problem.fired, problem.weights)
+    monkeypatch.setattr(depth_two_search, "time", Ticks())
+    assert _branch_and_bound(rows, _Settings(2, 2, np.inf, 0, 0.0), 7.0, 0.5) == (None, 7.0, None, False)
+
+
 def test_classifier_makes_depth_two_moves_on_native():
     """A fit with native DNF moves (once refused: native solved depth-one problems only) finds the
     planted two-term DNF on 8 features, through proposed depth-two moves."""

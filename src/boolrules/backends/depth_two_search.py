@@ -31,6 +31,7 @@ __all__ = ["DepthTwoResult", "EXACT_TERMS", "search_depth_two"]
 
 _EPS = 1e-9
 EXACT_TERMS = 2000  # the most terms (literal sets of 1..M literals) listed for the exact search
+_BLOCK = 256  # columns of the dominance matrix computed between two deadline checks
 
 
 @dataclass
@@ -169,17 +170,24 @@ def _count_terms(m: int, max_literals: int) -> int:
     return sum(comb(m, size) * 2 ** size for size in range(1, max_literals + 1))
 
 
-def _candidates(rows: _Rows, s: _Settings):
+def _candidates(rows: _Rows, s: _Settings, deadline):
     """(fires (n, T), cost (T,), literal arrays) of the terms worth searching: of terms that fire on
     the same rows the cheapest, and no term dominated by another (firing on every row wanting a term
     where it fires, on no row wanting none where it does not, at no more nodes: swapping keeps any rule
-    valid and never worse, repeats being allowed); ordered best alone first."""
+    valid and never worse, repeats being allowed); ordered best alone first. None when `deadline`
+    passes first (the T x T dominance is computed in blocks of columns, the deadline checked between)."""
     by_size = _all_terms(rows.X.shape[1], s.max_literals)
     literals = [t for block in by_size for t in block]
     fires = np.concatenate([rows.truth[:, block].all(axis=2) for block in by_size], axis=1)
     cost = np.concatenate([np.full(len(block), _term_cost(block.shape[1]), float) for block in by_size])
     positive, negative = fires[rows.wp > 0].astype(np.float32), fires[rows.wn > 0].astype(np.float32)
-    dominates = (((1 - positive).T @ positive) == 0) & ((negative.T @ (1 - negative)) == 0) & (cost[:, None] <= cost)
+    dominates = np.empty((len(cost), len(cost)), bool)
+    for start in range(0, len(cost), _BLOCK):
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        b = slice(start, start + _BLOCK)
+        dominates[:, b] = ((((1 - positive).T @ positive[:, b]) == 0) & ((negative.T @ (1 - negative[:, b])) == 0)
+                           & (cost[:, None] <= cost[b]))
     mutual = dominates & dominates.T
     np.fill_diagonal(dominates, False)
     earlier = np.triu(np.ones_like(dominates), 1)
@@ -192,12 +200,16 @@ def _candidates(rows: _Rows, s: _Settings):
 
 def _branch_and_bound(rows: _Rows, s: _Settings, incumbent: float, deadline):
     """(the best terms, as literal arrays, or None when none beat `incumbent`; their objective; a lower
-    bound; proven). Multisets of terms in non-decreasing index order, depth first; a node scores all
-    its children at once. A child's subtree (one term or more, from its index on) is bounded below by
-    its errors on rows wanting none (they only grow), the rows wanting a term that no later term
-    reaches, or the uncovered weight less the largest gains of the terms still allowed, whichever is
-    larger, and the fewest nodes its rules have."""
-    fires, cost, literals = _candidates(rows, s)
+    bound, None when `deadline` passed while the terms were listed; proven). Multisets of terms in
+    non-decreasing index order, depth first; a node scores all its children at once. A child's
+    subtree (one term or more, from its index on) is bounded below by its errors on rows wanting none
+    (they only grow), the rows wanting a term that no later term reaches, or the uncovered weight less
+    the largest gains of the terms still allowed, whichever is larger, and the fewest nodes its rules
+    have."""
+    listed = _candidates(rows, s, deadline)
+    if listed is None:
+        return None, incumbent, None, False
+    fires, cost, literals = listed
     T = len(cost)
     reach = np.zeros_like(fires)  # rows some term from index t on fires on
     reach[:, ::-1] = np.logical_or.accumulate(fires[:, ::-1], axis=1)
@@ -272,7 +284,7 @@ def search_depth_two(X: np.ndarray, fired: np.ndarray, weights: np.ndarray, cnf:
     if _count_terms(m, s.max_literals) <= exact_terms and (deadline is None or time.perf_counter() < deadline):
         found, objective, bound, optimal = _branch_and_bound(rows, s, objective, deadline)
         terms = terms if found is None else found
-        bound += rows.constant
+        bound = None if bound is None else bound + rows.constant
     z = np.zeros((max_terms, 2 * m), bool)
     for k, literals in enumerate(terms):
         z[k, literals] = True
