@@ -15,9 +15,18 @@ wall time as the non-local searches), with depth-one non-local moves (Or, And) a
 with DNF moves, all on HiGHS with a 1 s limit; printed per seed: the rule, whether it equals the
 planted rule on fresh clean data (balanced accuracy >= 0.99 on 2000 new rows), oracle calls, seconds.
 
+With `--oracle-calls ITERATIONS`, instead: the depth-two subproblems the non-local oracle builds in
+a search (`RuleClassifier`, max_complexity 12, one start of ITERATIONS, DNF/CNF moves of up to
+`--terms` terms on native, as many rows per call as native's default) on the same planted data,
+recorded and then each solved by native and by HiGHS with `--time-limit` (default 10 s): per call
+the rows, bounds, both statuses, objectives and seconds (build + solve), and a summary of native's
+objective against HiGHS's and the ratio of their times.
+
 Run:
     .venv/bin/python benchmarks/bench_depth_two.py --rows 1000 --features 30 --noise 0.02 --search 300 \
         --seeds 0 1 2
+    .venv/bin/python benchmarks/bench_depth_two.py --rows 3000 --features 30 --noise 0.02 --oracle-calls 300 \
+        --terms 3 --seeds 0 1 --time-limit 10
     .venv/bin/python benchmarks/bench_depth_two.py --rows 100 --features 30 --terms 2 --literals 3 --seeds 0 1 2 \
         --noise 0 --time-limit 60
 """
@@ -29,9 +38,10 @@ import time
 
 import numpy as np
 
-from boolrules.backends import get_backend
+from boolrules.backends import Backend, get_backend
 from boolrules.formulations import depth_one, depth_two
-from boolrules.rules import And, Literal, Or
+from boolrules.formulations.depth_two_problem import DepthTwoProblem
+from boolrules.rules import And, Literal, Or, Shape
 
 PLANTED = Or(And(Literal(0), Literal(1), ~Literal(2)), And(Literal(3), Literal(4)))
 
@@ -76,6 +86,59 @@ def search(args) -> None:
                   f"{'recovered' if test >= 0.99 else 'not recovered'}, {calls} oracle calls, {seconds:.1f} s")
 
 
+class Recording(Backend):
+    """A backend that keeps every depth-two problem it is given and solves it with `inner`."""
+
+    def __init__(self, inner: Backend):
+        self.inner, self.name, self.capabilities, self.problems = inner, inner.name, inner.capabilities, []
+
+    def check_options(self, options: dict) -> dict:
+        return self.inner.check_options(options)
+
+    def solve(self, problem, **options):
+        if isinstance(problem, DepthTwoProblem):
+            self.problems.append(problem)
+        return self.inner.solve(problem, **options)
+
+
+def oracle_calls(args) -> None:
+    from boolrules import RuleClassifier
+
+    shapes = [Shape("DNF", Or, And, max_terms=args.terms), Shape("CNF", And, Or, max_terms=args.terms)]
+    limit = 10.0 if args.time_limit is None else args.time_limit
+    print("| seed | call | shape | rows | terms x literals, max complexity | native | HiGHS | native s | HiGHS s |")
+    print("|---|---:|---|---:|---|---|---|---:|---:|")
+    rows = []
+    for seed in args.seeds:
+        X, y = data(args.rows, args.features, args.noise, seed)
+        recording = Recording(get_backend("native"))
+        RuleClassifier(max_complexity=12, num_starts=1, num_iterations=args.oracle_calls, random_state=seed,
+                       binarizer=None, nonlocal_backend=recording, nonlocal_operators=shapes).fit(X, y)
+        for call, problem in enumerate(recording.problems[: args.calls]):
+            solved = {}
+            for name in ("native", "highs"):
+                _, result, seconds = timed(lambda: depth_two(
+                    problem.X, problem.y, problem.shape, max_terms=problem.max_terms,
+                    max_literals_per_term=problem.max_literals_per_term, max_complexity=problem.max_complexity,
+                    min_terms=problem.min_terms, sample_weight=problem.weights), get_backend(name, time_limit=limit))
+                solved[name] = (result, seconds)
+            (native, native_s), (highs, highs_s) = solved["native"], solved["highs"]
+            rows.append((native.objective, highs.objective, native_s, highs_s))
+            print(f"| {seed} | {call} | {problem.label} | {problem.num_samples} | {problem.max_terms} x "
+                  f"{problem.max_literals_per_term}, {problem.max_complexity} | {native.status} "
+                  f"{native.objective:.4f} | {highs.status} {highs.objective:.4f} | {native_s:.3f} | {highs_s:.3f} |",
+                  flush=True)
+    if not rows:
+        print("no depth-two calls recorded: more iterations (--oracle-calls)")
+        return
+    native, highs, native_s, highs_s = (np.array(column) for column in zip(*rows))
+    print(f"\n{len(rows)} calls: native's objective below HiGHS's on {(native < highs - 1e-9).sum()}, equal on "
+          f"{(abs(native - highs) <= 1e-9).sum()}, above on {(native > highs + 1e-9).sum()}; seconds native "
+          f"median {np.median(native_s):.3f} sum {native_s.sum():.1f}, HiGHS median {np.median(highs_s):.3f} sum "
+          f"{highs_s.sum():.1f}; HiGHS / native: median {np.median(highs_s / native_s):.1f}x, of the sums "
+          f"{highs_s.sum() / native_s.sum():.1f}x")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=100)
@@ -88,7 +151,14 @@ def main(argv=None) -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per HiGHS solve (default: none)")
     parser.add_argument("--search", type=int, default=None, metavar="ITERATIONS",
                         help="run the search comparison with this many iterations instead")
+    parser.add_argument("--oracle-calls", type=int, default=None, metavar="ITERATIONS",
+                        help="record the oracle's depth-two calls in a search of this many iterations and solve "
+                             "each with native and HiGHS instead")
+    parser.add_argument("--calls", type=int, default=10, help="most recorded calls solved per seed")
     args = parser.parse_args(argv)
+    if args.oracle_calls is not None:
+        oracle_calls(args)
+        return
     if args.search is not None:
         search(args)
         return

@@ -13,9 +13,10 @@ def bench():
 
 def test_depth_two_rules_get_depth_two_moves_on_a_backend_that_takes_them(bench):
     assert bench.variants(bench.PLANTED["AtLeast3 of 5"])["+ non-local"]["nonlocal_backend"] == "native"
-    for name in ("DNF", "CNF"):
+    for name in ("DNF", "CNF", "DNF3", "CNF3"):
         moves = bench.variants(bench.PLANTED[name])["+ non-local"]
-        assert moves["nonlocal_backend"] == "highs" and name in moves["nonlocal_operators"]
+        assert moves["nonlocal_backend"] == "native" and {"DNF", "CNF"} <= set(moves["nonlocal_operators"])
+    assert bench.PLANTED["DNF3"].complexity == bench.PLANTED["CNF3"].complexity == 11
 
 
 def test_a_tiny_run_reports_both_variants_within_its_budget(bench, capsys):

@@ -128,7 +128,7 @@ def test_a_spec_is_checked_without_building_the_backend(tmp_path, no_dwave_crede
 @pytest.mark.parametrize("name, capabilities", [
     ("highs", {"time_limit", "depth_two"}), ("sa", {"seed", "time_limit", "depth_two", "polish"}),
     ("tabu", {"seed", "time_limit", "depth_two", "polish"}), ("steepest", {"seed", "time_limit", "depth_two", "polish"}),
-    ("exact", {"depth_two", "polish"}), ("qaoa", {"seed", "depth_two", "polish"}), ("native", {"time_limit"}),
+    ("exact", {"depth_two", "polish"}), ("qaoa", {"seed", "depth_two", "polish"}), ("native", {"time_limit", "depth_two"}),
 ])
 def test_backends_declare_what_callers_may_pass(name, capabilities):
     assert get_backend(name).capabilities == capabilities

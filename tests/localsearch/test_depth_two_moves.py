@@ -14,6 +14,7 @@ from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import OPERATORS, SHAPES, And, BitMatrix, Literal, Or, Shape
 
 from ..errors import assert_raises_clearly
+from ..fakes import Recording
 from ..formulations.brute_force import best_depth_two_objective
 from ..planted import planted
 
@@ -126,8 +127,9 @@ def test_nonlocal_operators_take_shapes_and_name_bad_ones():
 
 
 def test_a_depth_one_backend_refuses_shapes_before_any_work():
-    """native solves depth-one problems only: a fit asking it for DNF moves stops at once, naming both."""
+    """A backend without the depth_two capability: a fit asking it for DNF moves stops at once, naming both."""
     X, y = planted(DNF_TRUTH, 50, 4)
-    clf = RuleClassifier(nonlocal_backend="native", nonlocal_operators=["Or", "DNF"], num_iterations=5, num_starts=1)
-    assert_raises_clearly(ValueError, lambda: clf.fit(X, y), "native", "DNF")
+    clf = RuleClassifier(nonlocal_backend=Recording(), nonlocal_operators=["Or", "DNF"], num_iterations=5,
+                         num_starts=1)
+    assert_raises_clearly(ValueError, lambda: clf.fit(X, y), "recording", "DNF")
     clf.set_params(nonlocal_operators=["Or", "And"]).fit(X, y)

@@ -1,5 +1,6 @@
 """The "native" backend: depth-one problems solved exactly on their arrays by branch and bound
 (`depth_one_search.py`) from the greedy-and-swap rule (`problem.greedy_values`) as first incumbent,
+depth-two problems by term-wise covering, exact when their terms are few (`depth_two_search.py`),
 without building the Pyomo model; deterministic, so it takes no seed."""
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from typing import NamedTuple
 import numpy as np
 
 from ..formulations.chain import Chain, Reduction
+from ..formulations.depth_two_problem import DepthTwoProblem
 from ..validation import check_number
 from .base import Answer, Backend, unknown_options
 from .depth_one_search import search_depth_one
+from .depth_two_search import DepthTwoResult, search_depth_two
 from .registry import register_backend
 
 __all__ = ["LiteralSet", "NativeBackend", "ToLiteralSets", "check_native_options"]
@@ -40,13 +43,15 @@ class LiteralSet(NamedTuple):
 class ToLiteralSets(Reduction):
     """A depth-one problem -> itself, searched on its arrays over literal sets: a solution is a
     `LiteralSet` (or the search's answer, which has its literals and k); the inverse data is the
-    number of features m."""
+    number of features m. A depth-two problem's solution is the depth-two search's answer, its terms."""
 
     def apply(self, problem) -> tuple[object, int]:
         return problem, problem.num_features
 
     def invert(self, found, m: int) -> dict:
-        """The values {"b", "bt", "k"} of a literal set."""
+        """The values {"b", "bt", "k"} of a literal set ({"z"} of the depth-two search's terms)."""
+        if isinstance(found, DepthTwoResult):
+            return {"z": found.terms.astype(np.int64).ravel()}
         chosen = np.zeros(2 * m, dtype=np.int64)
         chosen[found.literals] = 1
         return {"b": chosen[:m], "bt": chosen[m:], "k": found.k}
@@ -58,10 +63,12 @@ class ToLiteralSets(Reduction):
 
 class NativeBackend(Backend):
     """Exact branch and bound over literal sets for every operator, k, negated root, weights, λ and
-    literal bounds. Option `time_limit` (seconds): return the best rule so far with status
-    "time_limit" and the search's lower bound; otherwise the status is "optimal"."""
+    literal bounds; depth-two problems (DNF, CNF) by `search_depth_two`, proven optimal when their
+    terms are few enough to list (`depth_two_search.EXACT_TERMS`), else status "feasible". Option
+    `time_limit` (seconds): return the best rule so far with status "time_limit" and the search's
+    lower bound (depth-two: None unless the exact search ran); otherwise the status is "optimal"."""
 
-    capabilities = frozenset({"time_limit"})
+    capabilities = frozenset({"time_limit", "depth_two"})
     chain = Chain((ToLiteralSets(),))
 
     def __init__(self, name="native", **options):
@@ -75,6 +82,8 @@ class NativeBackend(Backend):
     def solve_form(self, problem, time_left: float | None, **options) -> Answer:
         """The search from the greedy rule, both within the `time_left`."""
         deadline = None if time_left is None else time.perf_counter() + time_left
+        if isinstance(problem, DepthTwoProblem):
+            return self._solve_depth_two(problem, time_left)
         first = self.chain.encode(problem.greedy_values(deadline), (problem.num_features,))
         found = search_depth_one(
             problem.X, problem.target, problem.weights, problem.operator,
@@ -84,6 +93,16 @@ class NativeBackend(Backend):
         )
         return Answer(found, "optimal" if found.optimal else "time_limit", objective=found.objective,
                       bound=found.bound)
+
+    def _solve_depth_two(self, problem, time_left: float | None) -> Answer:
+        """`search_depth_two` on the problem's arrays: "optimal" when proven, "time_limit" when the
+        time ran out first, else "feasible" (a heuristic answer on terms too many to list)."""
+        found = search_depth_two(
+            problem.X, problem.fired, problem.weights, problem.shape.name == "CNF", max_terms=problem.max_terms,
+            max_literals=problem.max_literals_per_term, max_complexity=problem.max_complexity,
+            min_terms=problem.min_terms, lam=problem.lam, time_limit=time_left)
+        status = "optimal" if found.optimal else "time_limit" if found.stopped else "feasible"
+        return Answer(found, status, objective=found.objective, bound=found.bound)
 
 
 register_backend("native", NativeBackend, check_native_options)

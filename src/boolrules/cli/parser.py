@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "backend, else 400 on native and 100 on the others (default: %(default)s)")
     search.add_argument("--nonlocal-shapes", nargs="+", choices=list(SHAPES), default=[], metavar="SHAPE",
                         help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
-                             "takes depth-two problems, such as highs)")
+                             "takes depth-two problems: native, highs, a QUBO sampler)")
     search.add_argument("--nonlocal-time-limit", type=call_limit, default=learner["nonlocal_time_limit"],
                         metavar="S", help="seconds per non-local solve, none for the backend's own, or auto: 1 s, "
                                           "and under --time-budget 0.4%% of each start's time (default: %(default)s)")

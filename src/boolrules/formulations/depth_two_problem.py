@@ -84,6 +84,12 @@ class DepthTwoProblem(ModelProblem):
         """(n,) the samples on which some term should fire."""
         return (self.y == 1) ^ (self.shape.name == "CNF") ^ self.negated
 
+    @property
+    def fired(self) -> np.ndarray:
+        """(n,) bool: the samples on which some term should fire (an And term true in a DNF, an Or
+        term false in a CNF; the other way round when `negated`), the target of a search on terms."""
+        return self._fired.copy()
+
     # Solutions and rules
 
     def _choice(self, values) -> np.ndarray:

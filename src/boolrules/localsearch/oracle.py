@@ -163,7 +163,7 @@ class NonLocalOracle:
         if shapes and "depth_two" not in backend.capabilities:
             raise InputError(f"backend {backend.name!r} solves depth-one problems only, so it cannot make the "
                              f"depth-two moves {', '.join(shapes)}: drop them from nonlocal_operators or use "
-                             "a backend that takes depth-two problems (highs, a QUBO sampler)")
+                             "a backend that takes depth-two problems (native, highs, a QUBO sampler)")
         self.operators = operators
         self.max_samples = max_samples
         self.time_limit = time_limit if "time_limit" in backend.capabilities else None
