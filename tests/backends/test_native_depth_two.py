@@ -79,12 +79,12 @@ def test_the_exact_search_alone_equals_brute_force(seed):
     X, y, weights, s = random_case(seed)
     problem = depth_two(X, y, sample_weight=weights, **s)
     rows = _Rows(~X.astype(bool) if s["shape"] == "CNF" else X.astype(bool), problem.fired, weights)
-    settings = _Settings(s["max_terms"], s["max_literals_per_term"],
+    settings = _Settings(problem.max_terms, s["max_literals_per_term"],  # depth_two cuts max_terms at the fired rows
                          np.inf if s["max_complexity"] is None else s["max_complexity"], s["min_terms"], s["lam"])
     terms, objective, bound, proven = _branch_and_bound(rows, settings, np.inf, None)
     assert proven and objective + rows.constant == pytest.approx(brute_force(X, y, weights, s), abs=1e-9)
     assert bound == objective
-    z = np.zeros((s["max_terms"], 2 * X.shape[1]), int)
+    z = np.zeros((problem.max_terms, 2 * X.shape[1]), int)
     for k, literals in enumerate(terms):
         z[k, literals] = 1
     assert problem.objective(problem.decode({"z": z.ravel()})) == pytest.approx(objective + rows.constant)
@@ -173,7 +173,7 @@ def test_the_exact_search_cut_short_leaves_a_valid_bound(monkeypatch):
         X, y, weights, s = random_case(seed)
         problem = depth_two(X, y, sample_weight=weights, **s)
         rows = _Rows(~X.astype(bool) if s["shape"] == "CNF" else X.astype(bool), problem.fired, weights)
-        settings = _Settings(s["max_terms"], s["max_literals_per_term"],
+        settings = _Settings(problem.max_terms, s["max_literals_per_term"],  # depth_two cuts max_terms at the fired rows
                              np.inf if s["max_complexity"] is None else s["max_complexity"], s["min_terms"], s["lam"])
         monkeypatch.setattr(depth_two_search, "time", Ticks())
         _, _, bound, proven = _branch_and_bound(rows, settings, np.inf, 3.0)
