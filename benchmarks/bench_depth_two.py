@@ -38,7 +38,9 @@ import time
 
 import numpy as np
 
-from boolrules.backends import Backend, get_backend
+from bench_oracle import Recording  # benchmarks/ is on the path: scripts run from it, and the tests add it
+
+from boolrules.backends import get_backend
 from boolrules.formulations import depth_one, depth_two
 from boolrules.formulations.depth_two_problem import DepthTwoProblem
 from boolrules.rules import And, Literal, Or, Shape
@@ -86,21 +88,6 @@ def search(args) -> None:
                   f"{'recovered' if test >= 0.99 else 'not recovered'}, {calls} oracle calls, {seconds:.1f} s")
 
 
-class Recording(Backend):
-    """A backend that keeps every depth-two problem it is given and solves it with `inner`."""
-
-    def __init__(self, inner: Backend):
-        self.inner, self.name, self.capabilities, self.problems = inner, inner.name, inner.capabilities, []
-
-    def check_options(self, options: dict) -> dict:
-        return self.inner.check_options(options)
-
-    def solve(self, problem, **options):
-        if isinstance(problem, DepthTwoProblem):
-            self.problems.append(problem)
-        return self.inner.solve(problem, **options)
-
-
 def oracle_calls(args) -> None:
     from boolrules import RuleClassifier
 
@@ -114,7 +101,8 @@ def oracle_calls(args) -> None:
         recording = Recording(get_backend("native"))
         RuleClassifier(max_complexity=12, num_starts=1, num_iterations=args.oracle_calls, random_state=seed,
                        binarizer=None, nonlocal_backend=recording, nonlocal_operators=shapes).fit(X, y)
-        for call, problem in enumerate(recording.problems[: args.calls]):
+        depth_two_calls = [problem for problem in recording.problems if isinstance(problem, DepthTwoProblem)]
+        for call, problem in enumerate(depth_two_calls[: args.calls]):
             solved = {}
             for name in ("native", "highs"):
                 _, result, seconds = timed(lambda: depth_two(
