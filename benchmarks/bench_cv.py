@@ -91,6 +91,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
     parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--first-split", type=int, default=0, help="skip the splits before this one")
     parser.add_argument("--max-train", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=2)
@@ -110,7 +111,7 @@ def main(argv=None):
         config, setting = text.split("=", 1)
         settings.append((config, sources[config.split(":")[0]], json.loads(setting)))
     rows = []
-    for split in range(args.splits):  # splits outside: a cut-short run has every dataset
+    for split in range(args.first_split, args.splits):  # splits outside: a cut-short run has every dataset
         for dataset in args.datasets:
             for config, src, setting in settings:
                 job = {"dataset": dataset, "split": split, "splits": args.splits, "seed": args.seed,
