@@ -46,14 +46,22 @@ class RuleClassifierCV(RuleEstimator):
     cross-validation, then refitted on all the data (as `LogisticRegressionCV` is to
     `LogisticRegression`).
 
-    Every candidate (`complexities` x `lams`) is fitted once per fold, all (fold, candidate) fits
-    in parallel over `n_jobs` joblib workers. Work is shared: the data are binarized once; and a
-    rule of complexity c fits every larger budget, so within a fold and `lam` the rule kept for a
+    The complexities are tried in rounds, smallest first: a round fits one complexity (at every
+    `lam`) on every fold and on all the data (the refit) in parallel over `n_jobs` joblib workers.
+    Work is shared: the data are binarized once; with `warm_start`, each fit's first start begins
+    from the rule kept at the previous complexity on the same rows; and a rule of complexity c
+    fits every larger budget, so on each fold (and on all the data) and `lam` the rule kept for a
     complexity is the one of best training objective among those found at that complexity or
     below (an annealing run that ends worse than a smaller budget's does not count against the
-    larger budget). With `selection="one_se"` the simplest candidate (smallest complexity, then
-    largest `lam`) whose mean validation score is within one standard error of the best mean is
-    chosen; with "best", the best mean.
+    larger budget; the refit is therefore never worse on the training data than a smaller
+    complexity's). Rounds stop after `stop_after` complexities in a row that do not raise the best
+    mean validation score. With `selection="one_se"` the simplest candidate (smallest complexity,
+    then largest `lam`) whose mean validation score is within one standard error of the best mean
+    is chosen; with "best", the best mean.
+
+    The defaults (4 starts of 1000 iterations a fit, warm starts, `stop_after=3`) make a fit 5-20x
+    faster than 10 starts of 2000 iterations over every complexity (`benchmarks/README.md`,
+    "RuleClassifierCV defaults").
 
     Parameters
     ----------
@@ -62,10 +70,15 @@ class RuleClassifierCV(RuleEstimator):
     cv : number of stratified folds (>= 2), or a scikit-learn splitter (an object with `split`).
     selection : "one_se" or "best".
     operators, num_starts, num_iterations, max_depth, scan_moves : as in `RuleClassifier`, for
-        every fit (the folds' and the final one).
-    time_budget : None, or seconds > 0 for each fit (each fold's candidate and the final refit),
-        as `RuleClassifier.time_budget`; a whole fit takes about (folds x candidates / workers
-        + 1) budgets.
+        every fit (the folds' and the refit's).
+    time_budget : None, or seconds > 0 for each fit (each fold's candidate and each refit), as
+        `RuleClassifier.time_budget`; a whole fit takes about (folds + 1) x lams / workers budgets,
+        rounded up, per complexity tried.
+    warm_start : each fit at a complexity has its first start begin from the rule kept at the
+        previous complexity on the same rows (`RuleClassifier.init_rule`); the other starts are
+        random.
+    stop_after : stop trying larger complexities after this many in a row that do not raise the
+        best mean validation score (None: try them all).
     metric : the score maximised by each fit, compared across folds and reported by `score`.
     binarizer : as in `RuleClassifier`; fitted once on all the data (unsupervised quantiles).
     n_jobs : joblib workers for the (fold, candidate) fits (None: one process).
@@ -73,13 +86,14 @@ class RuleClassifierCV(RuleEstimator):
 
     Attributes
     ----------
-    cv_results_ : dict of arrays as `GridSearchCV`'s: `params`, `param_max_complexity`,
+    cv_results_ : dict of arrays as `GridSearchCV`'s, one entry per candidate tried: `params`, `param_max_complexity`,
         `param_lam`, `split{k}_test_score`, `mean_test_score`, `std_test_score`,
         `rank_test_score`, `mean_fit_time`, and `mean_rule_complexity` (of the fold rules kept).
     best_index_, best_params_ : the chosen candidate. max_complexity_, lam_ : its settings.
-    cv_score_ : its mean validation score. estimator_ : the `RuleClassifier` refitted on all the
-        (binarized) data with them; best_rule_, rule_, best_score_ (training metric) and the rest
-        as in `RuleClassifier`. With more than two classes, each of `estimators_` (one-vs-rest)
+    cv_score_ : its mean validation score. estimator_ : the `RuleClassifier` fitted on all the
+        (binarized) data at `lam_` of best training objective among the complexities tried up to
+        `max_complexity_` (its own `max_complexity` may be smaller); best_rule_, rule_,
+        best_score_ (training metric) and the rest as in `RuleClassifier`. With more than two classes, each of `estimators_` (one-vs-rest)
         holds its own.
     """
 
