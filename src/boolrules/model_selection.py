@@ -59,8 +59,9 @@ class RuleClassifierCV(RuleEstimator):
     then largest `lam`) whose mean validation score is within one standard error of the best mean
     is chosen; with "best", the best mean.
 
-    The defaults (4 starts of 1000 iterations a fit, warm starts, `stop_after=3`) make a fit 5-20x
-    faster than 10 starts of 2000 iterations over every complexity (`benchmarks/README.md`,
+    The defaults (4 starts of 1000 iterations a fit, warm starts, `stop_after=3`) make a fit 5-23x
+    faster than 10 starts of 2000 iterations over every complexity, at the same test scores except
+    on the smallest dataset measured, where the larger budget chose better (`benchmarks/README.md`,
     "RuleClassifierCV defaults").
 
     Parameters
@@ -93,8 +94,8 @@ class RuleClassifierCV(RuleEstimator):
     cv_score_ : its mean validation score. estimator_ : the `RuleClassifier` fitted on all the
         (binarized) data at `lam_` of best training objective among the complexities tried up to
         `max_complexity_` (its own `max_complexity` may be smaller); best_rule_, rule_,
-        best_score_ (training metric) and the rest as in `RuleClassifier`. With more than two classes, each of `estimators_` (one-vs-rest)
-        holds its own.
+        best_score_ (training metric) and the rest as in `RuleClassifier`. With more than two
+        classes, each of `estimators_` (one-vs-rest) holds its own.
     """
 
     _parameter_constraints: dict = {
