@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import matplotlib
 import numpy as np
 import pandas as pd
@@ -65,19 +67,97 @@ def test_one_standard_error_rule_prefers_the_simpler_candidate():
     assert (one_se, best) == (1, 2)  # 0.90 is within one standard error (0.0115) of 0.91; 0.80 is not
 
 
+def _fitted(rule, objective):
+    """What `_fit_candidate` returns for a fit that found `rule` of training objective `objective`."""
+    return SimpleNamespace(best_rule_=rule, best_objective_=objective, best_score_=objective), 0.0
+
+
 def test_a_larger_budget_keeps_a_smaller_budgets_better_rule(monkeypatch):
     """Work is shared: when the search at a larger budget ends worse on the training fold than a
     smaller budget's, the smaller budget's rule is the one validated for it."""
     X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
     good, bad = Or(Literal(0), Literal(1)), And(Literal(2), Literal(3), Literal(4), Literal(5))
 
-    def fake(X, y, train, params, metric, seed, parent):
-        return (good, 1.0, 0.0) if params["max_complexity"] == 3 else (bad, 0.2, 0.0)
+    def fake(X, y, rows, params, metric, seed, parent):
+        return _fitted(good, 1.0) if params["max_complexity"] == 3 else _fitted(bad, 0.2)
 
     monkeypatch.setattr(model_selection, "_fit_candidate", fake)
     search = RuleClassifierCV(complexities=[3, 6], cv=3, random_state=0, **FAST).fit(X, y)
     assert list(search.cv_results_["mean_test_score"]) == [1.0, 1.0]
     assert list(search.cv_results_["mean_rule_complexity"]) == [3.0, 3.0]
+
+
+def test_the_refit_keeps_the_best_rule_at_or_below_the_chosen_complexity(monkeypatch):
+    """The folds choose complexity 4; on all the data the search at 4 ends worse than the one at 3,
+    so the refit is the one at 3 (issue 25: in 7 of 30 splits the refit scored lower on training
+    than a fit at a smaller complexity)."""
+    X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
+    good, poor, worse = Or(Literal(0), Literal(1)), And(Literal(2), Literal(3)), And(Literal(2), Literal(3), Literal(4))
+
+    def fake(X, y, rows, params, metric, seed, parent):
+        refit, small = len(rows) == len(y), params["max_complexity"] == 3
+        if refit:
+            return _fitted(good, 1.0) if small else _fitted(worse, 0.6)
+        return _fitted(poor, 0.5) if small else _fitted(good, 1.0)
+
+    monkeypatch.setattr(model_selection, "_fit_candidate", fake)
+    search = RuleClassifierCV(complexities=[3, 4], cv=3, selection="best", random_state=0, **FAST).fit(X, y)
+    assert search.max_complexity_ == 4 and search.cv_score_ == 1.0
+    assert search.best_rule_ == good and search.best_score_ == 1.0 and search.score(X, y) == 1.0
+
+
+def _plateau(calls, scores_by_complexity):
+    """A fake `_fit_candidate` that records its calls and, at complexity c, returns on every fold a
+    rule of validation score `scores_by_complexity[c]` on the planted data of `_plateau_data`
+    (its training objective grows with c, so each fit is the one kept)."""
+    def fake(X, y, rows, params, metric, seed, parent):
+        calls.append(params)
+        c = params["max_complexity"]
+        return _fitted(_PLATEAU_RULES[scores_by_complexity[c]], float(c))
+    return fake
+
+
+# on planted Or(x0, x1), rules of growing balanced accuracy (about 0.5, 0.67 and 1)
+_PLATEAU_RULES = {0: And(Literal(2), Literal(3)), 1: Or(Literal(0), Literal(2)), 2: Or(Literal(0), Literal(1))}
+
+
+@pytest.mark.parametrize("levels, stop_after, rounds", [
+    ({3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2}, 2, 3),  # best at 3, no gain at 4 and 5: stop
+    ({3: 1, 4: 0, 5: 2, 6: 2, 7: 2, 8: 2}, 2, 5),  # a gain at 5 starts the count again
+    ({3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2}, None, 6),  # None: every complexity
+])
+def test_early_stopping_ends_the_rounds(monkeypatch, levels, stop_after, rounds):
+    """Complexities are tried in rounds (every fold and the refit) until `stop_after` of them in a
+    row do not raise the best mean validation score; only the tried ones are in `cv_results_`."""
+    X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
+    calls = []
+    monkeypatch.setattr(model_selection, "_fit_candidate", _plateau(calls, levels))
+    search = RuleClassifierCV(complexities=range(3, 9), cv=3, stop_after=stop_after, random_state=0,
+                              **FAST).fit(X, y)
+    assert len(calls) == rounds * 4  # 3 folds and the refit a round
+    assert list(search.cv_results_["param_max_complexity"]) == list(range(3, 3 + rounds))
+
+
+@pytest.mark.parametrize("warm_start", [True, False])
+def test_warm_starts_pass_the_previous_complexitys_rule(monkeypatch, warm_start):
+    """Each fit at a complexity begins from the rule kept at the previous one on the same rows."""
+    X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
+    calls, ids = [], {}
+
+    def rule(rows_id, c):  # a rule of its own for each rows and complexity
+        return (Or if c % 2 else And)(Literal(rows_id), Literal(5))
+
+    def fake(X, y, rows, params, metric, seed, parent):
+        rows_id, c = ids.setdefault(rows.tobytes(), len(ids)), params["max_complexity"]
+        calls.append((rows_id, c, params["init_rule"]))
+        return _fitted(rule(rows_id, c), float(c))
+
+    monkeypatch.setattr(model_selection, "_fit_candidate", fake)
+    RuleClassifierCV(complexities=[3, 4, 5], cv=3, stop_after=None, warm_start=warm_start, random_state=0,
+                     **FAST).fit(X, y)
+    assert len(ids) == 4 and len(calls) == 12  # 3 folds and the refit, 3 complexities
+    for rows_id, c, init in calls:
+        assert init == (rule(rows_id, c - 1) if warm_start and c > 3 else None)
 
 
 @loky_pool
@@ -117,6 +197,8 @@ def test_multiclass_selects_per_class():
     ({"cv": 1}, "cv"),
     ({"selection": "smallest"}, "selection"),
     ({"num_iterations": None}, "num_iterations"),
+    ({"stop_after": 0}, "stop_after"),
+    ({"warm_start": "yes"}, "warm_start"),
 ])
 def test_bad_parameters_are_named(planted, params, name):
     X, y = planted

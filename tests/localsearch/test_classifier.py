@@ -12,6 +12,7 @@ from boolrules.backends.dwave import MissingCredentialsError
 from boolrules.localsearch.classifier import NATIVE_MAX_SAMPLES, PAPER_MAX_SAMPLES
 from boolrules.rules import AtLeast, Literal
 
+from ..errors import assert_raises_clearly
 from ..planted import planted as planted_data
 from ..processes import loky_pool
 
@@ -195,3 +196,21 @@ def test_auto_max_samples_follows_the_backend(planted, tmp_path, monkeypatch, ba
     clf = RuleClassifier(nonlocal_backend=str(backend), num_starts=2, num_iterations=5, random_state=0, **params)
     clf.fit(*planted)
     assert seen == [rows, rows]
+
+
+def test_init_rule_is_where_the_first_start_begins(planted):
+    """A warm start: the first start begins from `init_rule` (after one move and no quench it still
+    holds the planted rule, which no later move beats), the second from a random rule."""
+    X, y = planted
+    rule = AtLeast(2, Literal(0), ~Literal(3), Literal(5))
+    params = {"max_complexity": 5, "num_starts": 2, "num_iterations": 1, "quench": False, "random_state": 0}
+    warm = RuleClassifier(init_rule=rule, **params).fit(X, y)
+    assert warm.starts_[0].rule == rule and warm.starts_[0].score == 1.0
+    assert warm.starts_[1].score < 1.0
+    assert RuleClassifier(**params).fit(X, y).starts_[0].score < 1.0
+
+
+def test_an_init_rule_outside_the_search_space_is_named(planted):
+    rule = AtLeast(2, Literal(0), ~Literal(3), Literal(5))
+    assert_raises_clearly(ValueError, lambda: RuleClassifier(init_rule=rule, max_complexity=3, **FAST).fit(*planted),
+                          "init_rule", "complexity 4 exceeds max_complexity=3")

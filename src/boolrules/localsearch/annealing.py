@@ -156,9 +156,11 @@ def anneal(
     scan_rate: float = 0.0,
     oracle_share: float | None = None,
     quench: bool = False,
+    initial: Rule | None = None,
 ) -> StartResult:
-    """Run one start: random initial rule, then Metropolis-accepted moves on a geometric schedule
-    (`schedule`: `num_iterations` steps, or with `until` until progress reaches 1).
+    """Run one start: random initial rule (or `initial`, a rule of `space`), then Metropolis-accepted
+    moves on a geometric schedule (`schedule`: `num_iterations` steps, or with `until` until progress
+    reaches 1).
 
     With `oracle_factory` (rng -> NonLocalOracle), after `burn_in` iterations and `burn_in_progress`
     of the schedule, and whenever `patience` iterations pass without a new best, the next proposal
@@ -179,7 +181,7 @@ def anneal(
     moves = LocalMoves(space, rng)
     oracle = None if oracle_factory is None else oracle_factory(rng)
     scan = LiteralScan(scorer, space, rng) if scan_rate else None
-    current = random_rule(space, rng)
+    current = random_rule(space, rng) if initial is None else initial
     score, objective = scorer.objective(current)
     best, best_score, best_objective = current, score, objective
     rows = [] if record else None

@@ -1,0 +1,127 @@
+"""How long `RuleClassifierCV` takes with its defaults, and what it gives up for it (issue 25 item 3).
+
+Protocol: each dataset is split as in `bench_peers.py` (80/20 in/out of sample, then the in-sample
+rows `--splits` times 70/30 stratified, `bench_pareto.split_rows`); the training set is subsampled
+(stratified) to at most `--max-train` rows. `QuantileBinarizer` is fitted on the training rows.
+Every (source, setting) pair fits `RuleClassifierCV(n_jobs=--n-jobs, random_state=split seed,
+**setting)` on the same split, each in a fresh process (so each pays for starting its joblib
+workers, as a user's first fit does), one after another within a split so that they see the same
+load on a shared machine. A source is a `src` directory to import boolrules from (e.g. an export of
+an older commit); a setting is a name and JSON keyword arguments.
+
+    git archive <before-commit> src | tar -x -C /tmp/before
+    python benchmarks/bench_cv.py --source before=/tmp/before/src --setting before:default={} \\
+        --setting after:default={}
+
+Prints one markdown table per fit and then per (dataset, source:setting) the means over the
+splits: wall seconds of the fit (cross-validation and refit), chosen complexity, candidates tried,
+training and test balanced accuracy; and each setting's time as a ratio of the first one's
+measured on the same splits. `--out FILE.csv` keeps the rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn")
+
+
+def fit_one(job: dict) -> dict:
+    """Fit `RuleClassifierCV(**job["setting"])` on one split; the row of its measurements."""
+    from bench_pareto import split_rows
+    from bench_peers import _cap
+    from sklearn.metrics import balanced_accuracy_score
+
+    from boolrules import QuantileBinarizer, RuleClassifierCV, load_dataset
+
+    data = load_dataset(job["dataset"])
+    train, test = split_rows(data.y, job["splits"], job["seed"], job["split"])
+    train = _cap(train, data.y, job["max_train"], job["seed"])
+    binarizer = QuantileBinarizer().fit(data.raw.iloc[train])
+    X_train, X_test = binarizer.transform(data.raw.iloc[train]), binarizer.transform(data.raw.iloc[test])
+    y_train, y_test = data.y[train], data.y[test]
+    model = RuleClassifierCV(**{"n_jobs": job["n_jobs"], "random_state": job["seed"] * 1000 + job["split"],
+                                "binarizer": None, **job["setting"]})
+    start = time.perf_counter()
+    model.fit(X_train, y_train)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "chosen": int(model.max_complexity_), "tried": len(model.cv_results_["params"]),
+            "complexity": model.rule_.complexity, "train_rows": len(train),
+            "train_ba": balanced_accuracy_score(y_train, model.predict(X_train)),
+            "test_ba": balanced_accuracy_score(y_test, model.predict(X_test))}
+
+
+def run(job: dict, src: str) -> dict:
+    """`fit_one(job)` in a fresh process importing boolrules from `src`."""
+    env = {**os.environ, "PYTHONPATH": src}
+    out = subprocess.run([sys.executable, __file__, "--worker", json.dumps(job)], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def markdown(frame: pd.DataFrame) -> str:
+    """`frame` (index included) as a markdown table, numbers to 4 places."""
+    frame = frame.reset_index() if frame.index.names[0] is not None else frame
+    cells = [[f"{v:.4f}" if isinstance(v, float) else str(v) for v in row] for row in frame.itertuples(index=False)]
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells])
+
+
+def summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Means per dataset and configuration, with the time ratio to the first configuration on the same splits."""
+    first = frame["config"].iloc[0]
+    base = frame[frame["config"] == first].set_index(["dataset", "split"])["seconds"]
+    frame = frame.assign(time_ratio=frame["seconds"].to_numpy()
+                         / base.loc[list(zip(frame["dataset"], frame["split"]))].to_numpy())
+    columns = ["seconds", "time_ratio", "chosen", "tried", "complexity", "train_ba", "test_ba"]
+    return frame.groupby(["dataset", "config"], sort=False)[columns].mean().round(4)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument("--first-split", type=int, default=0, help="skip the splits before this one")
+    parser.add_argument("--max-train", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--source", action="append", default=[], metavar="NAME=SRC",
+                        help="a src directory to import boolrules from (default: this checkout's, named 'after')")
+    parser.add_argument("--setting", action="append", default=[], metavar="SOURCE:NAME=JSON",
+                        help="keyword arguments of RuleClassifierCV, fitted with boolrules from SOURCE")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        print(json.dumps(fit_one(json.loads(args.worker))))
+        return
+    sources = {"after": str(SRC), **dict(s.split("=", 1) for s in args.source)}
+    settings = []
+    for text in args.setting or ["after:default={}"]:
+        config, setting = text.split("=", 1)
+        settings.append((config, sources[config.split(":")[0]], json.loads(setting)))
+    rows = []
+    for split in range(args.first_split, args.splits):  # splits outside: a cut-short run has every dataset
+        for dataset in args.datasets:
+            for config, src, setting in settings:
+                job = {"dataset": dataset, "split": split, "splits": args.splits, "seed": args.seed,
+                       "max_train": args.max_train, "n_jobs": args.n_jobs, "setting": setting}
+                rows.append({"dataset": dataset, "split": split, "config": config, **run(job, src)})
+                print(markdown(pd.DataFrame(rows[-1:])), flush=True)
+                if args.out:
+                    pd.DataFrame(rows).to_csv(args.out, index=False)
+    print(markdown(summary(pd.DataFrame(rows))))
+
+
+if __name__ == "__main__":
+    main()
