@@ -461,13 +461,12 @@ class RuleClassifier(RuleEstimator):
             quench=bool(self.quench),
         )
 
-    def _init_rule(self, space: SearchSpace) -> Rule | None:
-        """`init_rule`, checked to be a rule the search may build."""
-        if self.init_rule is not None:
-            try:
-                space.validate(self.init_rule)
-            except InputError as err:
-                raise InputError(f"init_rule: {err}") from None
+    def _init_rule(self, space: SearchSpace) -> Rule:
+        """`init_rule` (given), checked to be a rule the search may build."""
+        try:
+            space.validate(self.init_rule)
+        except InputError as err:
+            raise InputError(f"init_rule: {err}") from None
         return self.init_rule
 
     def _burn_in(self, num_iterations: int | None) -> tuple[int, float]:
