@@ -244,6 +244,36 @@ class Clock:
         return self.EPOCH + self.monotonic()
 
 
+class ParallelClock(Clock):
+    """A `Clock` for threads that stand in for processes: every other thread keeps its own time
+    from its first reading on (starting at the maker's time then), as a process spends its own;
+    the maker's readings see the latest of them all, as a parent that waited for its workers."""
+
+    def __init__(self, tick: float = 1e-3):
+        super().__init__(tick)
+        self._maker = threading.get_ident()
+        self._threads: dict[int, float] = {}
+
+    def _moved(self, seconds: float) -> float:
+        with self._lock:
+            me = threading.get_ident()
+            if me == self._maker:
+                self.now = max([self.now, *self._threads.values()]) + seconds
+                return self.now
+            self._threads[me] = self._threads.get(me, self.now) + seconds
+            return self._threads[me]
+
+    def advance(self, seconds: float) -> None:
+        self._moved(seconds)
+
+    sleep = advance
+
+    def monotonic(self) -> float:
+        return self._moved(self.tick)
+
+    perf_counter = monotonic
+
+
 class SlowOnTheClock(Slow):
     """`Slow` whose reads take their time on `clock` instead of sleeping."""
 
