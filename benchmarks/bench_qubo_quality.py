@@ -63,8 +63,9 @@ infeasible raw sample counts as gap "inf". Sizes per mode: variables, interactio
 range max |bias| / smallest nonzero |bias| of the file's BQM.
 
 Modes are `SLACK:ETA:PENALTY` (`MODE_ALIASES` has short names): SLACK one of the compiler's slack
-modes, ETA `eta`, `noeta` or `auto` (η for Or and And only, the default), PENALTY `sufficient`, `calibrated`, `SOFT/HARD` (explicit weights) or
-`SOFT/suff` (this soft weight, the hard weight that "sufficient" sets).
+modes, ETA `eta`, `noeta` or `auto` (η for Or and And only, the default), PENALTY `sufficient`, `calibrated`, `SOFT/HARD` (explicit weights),
+`SOFT/suff` (this soft weight, the hard weight that "sufficient" sets) or `sufficient*S` (the
+sufficient weights with the hard one times S).
 
 Quick run (a minute):
 
@@ -120,21 +121,27 @@ def parse_mode(spec: str) -> dict:
         raise SystemExit(f"--modes: {spec!r} is not SLACK:ETA:PENALTY nor one of {', '.join(MODE_ALIASES)}") from None
     if eta not in ("eta", "noeta", "auto"):
         raise SystemExit(f"--modes: {spec!r}: the middle part must be eta, noeta or auto")
-    soft_only = None
+    soft_only, hard_scale = None, None
+    if penalty.startswith("sufficient*"):  # the sufficient weights with the hard one scaled
+        penalty, hard_scale = "sufficient", float(penalty.split("*")[1])
     if "/" in penalty:
         soft, hard = penalty.split("/")
         if hard == "suff":  # soft as given, hard as the sufficient weights set it
             soft_only, penalty = float(soft), "sufficient"
         else:
             penalty = {"soft": float(soft), "hard": float(hard)}
-    return {"slack": slack, "eta": "auto" if eta == "auto" else eta == "eta", "penalty": penalty, "soft": soft_only}
+    return {"slack": slack, "eta": "auto" if eta == "auto" else eta == "eta", "penalty": penalty, "soft": soft_only,
+            "hard_scale": hard_scale}
 
 
 def compile_mode(problem, mode: dict):
-    """`problem.to_qubo` for a parsed mode; a soft weight with the sufficient hard one re-weights it."""
+    """`problem.to_qubo` for a parsed mode; a soft weight with the sufficient hard one, or a scale of
+    the sufficient hard weight, re-weights it."""
     qubo = problem.to_qubo(eta=mode["eta"], penalty=mode["penalty"], slack=mode["slack"])
     if mode["soft"] is not None:
         qubo = qubo.with_penalties({"soft": mode["soft"], "hard": qubo.penalties.hard})
+    if mode["hard_scale"] is not None:
+        qubo = qubo.with_penalties({"soft": qubo.penalties.soft, "hard": mode["hard_scale"] * qubo.penalties.hard})
     return qubo
 
 

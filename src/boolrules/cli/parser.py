@@ -105,7 +105,9 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--slack", choices=SLACK_MODES, default=defaults["slack"],
                        help="how inequality rows are penalised: binary slack from the bound of smaller magnitude "
                             "(minimal), from one side (below, above), or paired: slack-free error and product rows "
-                            "where exact, r(r-1) with half the slack elsewhere (default: %(default)s)")
+                            "where exact, r(r-1) with half the slack elsewhere; window: exact error windows without "
+                            "eta; unbalanced: AtLeast/AtMost sample rows without slack, rewarding margins "
+                            "(heuristic) (default: %(default)s)")
     return {"common": common, "data": data, "split": split, "problem": problem, "qubo": qubo}
 
 

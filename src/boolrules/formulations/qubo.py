@@ -22,9 +22,13 @@ from .chain import Reduction
 from .reductions import capped_binary_bits, capped_binary_weights, paired_offset_bits, paired_offset_weights
 from .standard_form import StandardForm
 
-__all__ = ["PenaltyQubo", "PenaltyForm", "SlackLayout", "Penalties", "SLACK_MODES", "body_bounds"]
+__all__ = ["PenaltyQubo", "PenaltyForm", "SlackLayout", "Penalties", "SLACK_MODES", "UNBALANCED_RHO", "body_bounds"]
 
-SLACK_MODES = ("minimal", "below", "above", "paired", "window")
+SLACK_MODES = ("minimal", "below", "above", "paired", "window", "unbalanced")
+# slack="unbalanced": a one-sided sample row costs w·(h² - ρh)/(1 + ρ) at margin h (Montanez-Barrera
+# et al., Quantum Sci. Technol. 9, 025022, 2024): w for a miss by one, 0 at h = 0, -w/3 at h = 1 and
+# 0 at h = 2 with ρ = 2, the best of 1, 2, 3 on the issue-23 problems (benchmarks/studies/qubo-quality.md)
+UNBALANCED_RHO = 2.0
 
 
 @dataclass(frozen=True)
@@ -202,6 +206,16 @@ class PenaltyForm:
     prod_eta: np.ndarray | None = None
     prod_weight: np.ndarray | None = None
     prod_fixed: np.ndarray | None = None
+    # slack="unbalanced": the lowest penalty of each quadratic row per unit weight (< 0 where the
+    # row rewards a margin, 0 elsewhere): what sufficient hard weights must make up for
+    reward_floor: np.ndarray | None = None
+
+    def soft_floor(self, penalties: Penalties) -> float:
+        """The lowest total the soft rows' penalties can reach (0 unless rows reward margins)."""
+        if self.reward_floor is None:
+            return 0.0
+        W = self._weights(self.soft, self.row_weight, self.fixed, penalties)
+        return float(W @ self.reward_floor)
 
     def max_soft_penalty(self) -> float:
         """An upper bound on Σ_soft row_weight · residual² (for sufficient hard penalties)."""
@@ -272,8 +286,9 @@ class PenaltyQubo(Reduction):
 
     Soft rows are those of a sample (`row_sample >= 0`), weighted by `row_weight`; all others are
     hard. `slack`: "paired" (the default) pair penalties with offsets and slack-free error and
-    product rows (`_apply_paired`), "window" the same with error windows; "minimal" binary slack
-    from the bound of smaller magnitude (the paper's recipe), "below" or "above" always from that side.
+    product rows (`_apply_paired`), "window" the same with error windows, "unbalanced" the same
+    with slack-free one-sided sample rows that reward a margin (`UNBALANCED_RHO`); "minimal" binary
+    slack from the bound of smaller magnitude (the paper's recipe), "below" or "above" always from that side.
     """
 
     slack: str = "paired"
@@ -283,8 +298,8 @@ class PenaltyQubo(Reduction):
             raise InputError(f"slack must be one of {', '.join(SLACK_MODES)}, got {self.slack!r}")
 
     def apply(self, form: StandardForm) -> tuple[PenaltyForm, SlackLayout]:
-        if self.slack in ("paired", "window"):
-            return _apply_paired(form, window=self.slack == "window")
+        if self.slack in ("paired", "window", "unbalanced"):
+            return _apply_paired(form, window=self.slack == "window", unbalanced=self.slack == "unbalanced")
         merged, b_lo, b_hi, low, high, active, pair = _effective_rows(form)
         A, names = merged.A, merged.row_names
         rows = np.flatnonzero(active & ~pair)
@@ -368,7 +383,7 @@ class PenaltyQubo(Reduction):
         return np.concatenate(parts, axis=1)
 
 
-def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm, SlackLayout]:
+def _apply_paired(form: StandardForm, window: bool = False, unbalanced: bool = False) -> tuple[PenaltyForm, SlackLayout]:
     """`PenaltyQubo("paired")` (`docs/formulations.md`, "Paired slack"): every row is penalised with
     the smallest violation costing exactly its weight W (soft·w_i, hard, or w_i for an error row):
 
@@ -383,7 +398,10 @@ def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm
       `high - body - o`, the minimal-bound side), `o` in the offsets of `paired_offset_weights`:
       zero when body is o or o + 1 from the bound, so moving one step needs no slack flip half
       the time, and one bit fewer than binary slack;
-    - equalities inside their body's range: `W·r²`; `x + y <= 1`: `W·x·y` (as the other modes).
+    - equalities inside their body's range: `W·r²`; `x + y <= 1`: `W·x·y` (as the other modes);
+    - `unbalanced`: a sample row without η bounded on one side only (AtLeast's and AtMost's rows)
+      has no offset: `W·(h² - ρh)/(1 + ρ)` with h its margin from the bound (no slack bit to follow
+      the body; heuristic: it rewards margins, so a valid rule costs its surrogate objective).
     """
     merged, b_lo, b_hi, low, high, active, pair = _effective_rows(form)
     A, lower, upper, names = merged.A.tocsr(), merged.lower, merged.upper, merged.row_names
@@ -454,14 +472,20 @@ def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm
     below = np.abs(q_low) <= np.abs(q_high)
     windowed = (fixed_rows[rows] & soft[rows] & ~has_eta[rows] & (q_span >= 1)) if window else np.zeros(len(rows), bool)
     below = below | windowed
-    owner, position, weight = paired_offset_weights(q_span)
+    tilted = np.zeros(len(rows), dtype=bool)
+    if unbalanced:
+        from_below = np.abs(q_high - body_hi[rows]) < tol  # nothing above the body's top: only `low` can break
+        from_above = (np.abs(q_low - body_lo[rows]) < tol) & ~from_below
+        tilted = soft[rows] & ~has_eta[rows] & ~fixed_rows[rows] & (q_span >= 1) & (from_below | from_above)
+        below = np.where(tilted, from_below, below)
+    owner, position, weight = paired_offset_weights(np.where(tilted, 0, q_span))
     sign = np.where(below[owner], -1.0, 1.0)
     slack_part = sp.csr_matrix((sign * weight, (owner, np.arange(len(owner)))), shape=(len(rows), len(owner)))
     body = body_all[rows]
-    is_paired = q_span >= 1
+    is_paired = (q_span >= 1) & ~tilted
     row_names = [names[r] for r in rows]
     r_hi = np.where(below, body_hi[rows] - q_low, q_high - body_lo[rows])  # largest residual, o = 0
-    o_max = np.maximum(q_span - 1, 0)
+    o_max = np.where(tilted, 0, np.maximum(q_span - 1, 0))
     r_lo = np.where(below, body_lo[rows] - q_low - o_max, q_high - body_hi[rows] - o_max)
     max_residual = np.maximum(np.abs(r_hi), np.abs(r_lo))
     # linear rows: W·(body - bound) at the bottom, W·(bound - body) at the top
@@ -521,8 +545,9 @@ def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm
         label_block=np.concatenate([form.col_block[keep], np.char.add("slack ", merged.row_block[rows][owner]),
                                     np.asarray(extra_blocks, dtype=str)]),
         slack=layout,
-        scale=np.where(is_paired, 0.5, 1.0),
-        linear_part=np.where(below, 1.0, -1.0) * is_paired,  # r(r - 1) from below, r(r + 1) from above
+        scale=np.where(tilted, 1.0 / (1.0 + UNBALANCED_RHO), np.where(is_paired, 0.5, 1.0)),
+        # r(r - 1) from below, r(r + 1) from above; unbalanced r(r - ρ), r(r + ρ)
+        linear_part=np.where(below, 1.0, -1.0) * np.where(tilted, UNBALANCED_RHO, is_paired),
         fixed=fixed_rows[rows],
         lin_C=_padded(lin_C, total - lin_C.shape[1]),
         lin_d=lin_d,
@@ -534,8 +559,15 @@ def _apply_paired(form: StandardForm, window: bool = False) -> tuple[PenaltyForm
         prod_eta=prod_eta,
         prod_weight=prod_weight,
         prod_fixed=prod_fixed,
+        reward_floor=np.where(tilted, _reward_floor(q_span), 0.0) if unbalanced else None,
     )
     return penalty_form, layout
+
+
+def _reward_floor(span: np.ndarray) -> np.ndarray:
+    """The lowest `(h² - ρh)/(1 + ρ)` over the integer margins h in 0..span (the unbalanced rows')."""
+    h = np.clip(np.round(UNBALANCED_RHO / 2), 0, span)
+    return (h * h - UNBALANCED_RHO * h) / (1.0 + UNBALANCED_RHO)
 
 
 def _rows_without(A: sp.csr_matrix, A_rest: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:

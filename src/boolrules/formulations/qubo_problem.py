@@ -209,7 +209,7 @@ def qubo_chain(eta: bool = True, slack: str = "paired") -> Chain:
     """The QUBO compile chain: standard form, [η fixed to 0 unless `eta`], binary expansion of the
     integers, penalty QUBO with `slack`'s side per row."""
     steps = [ToStandardForm()] + ([] if eta else [FixToZero(("eta",))])
-    return Chain([*steps, BinaryExpansion(), PenaltyQubo(slack)])
+    return Chain([*steps, BinaryExpansion(unary=slack == "unbalanced"), PenaltyQubo(slack)])
 
 
 def check_compile_option(name: str, value):
@@ -278,7 +278,7 @@ class QuboProblem:
         objective_range = problem.objective_range
         if isinstance(penalty, dict):
             return check_penalty(penalty)
-        if penalty == "sufficient" and self.slack in ("paired", "window"):
+        if penalty == "sufficient" and self.slack in ("paired", "window", "unbalanced"):
             return self._paired_sufficient()
         if penalty == "sufficient":
             if self.eta:
@@ -297,8 +297,8 @@ class QuboProblem:
         """Sufficient weights of slack="paired", where every row's smallest violation costs its
         weight: soft 2 with η (a broken sample row costs 2 w_i > w_i, the cost of η_i = 1), 1
         without; hard just above the energy of a valid rule (the greedy rule, its aux variables at
-        their best), which no state breaking a hard row can reach: every term is >= 0 and a broken
-        hard row alone costs `hard`."""
+        their best), which no state breaking a hard row can reach: every term is >= 0 (>= its floor
+        for rows that reward margins, slack="unbalanced") and a broken hard row alone costs `hard`."""
         soft = 2.0 if self.eta else 1.0
         probe = Penalties(soft, 1.0)
         bqm = self.form.bqm(probe)
@@ -306,7 +306,7 @@ class QuboProblem:
         energy = float(bqm.energies((np.atleast_2d(point), self.form.labels))[0])
         weights = np.asarray(self.problem.weights, dtype=float)
         margin = float(weights.mean()) if weights.size and weights.mean() > 0 else 1.0
-        return Penalties(soft, max(energy, 0.0) + margin)
+        return Penalties(soft, max(energy - self.form.soft_floor(probe), 0.0) + margin)
 
     def _tuned(self) -> Penalties:
         """The sufficient weights, with the hard weight doubled (at most `TUNING_DOUBLINGS` times)
@@ -386,11 +386,15 @@ class QuboProblem:
     def guarantee(self) -> str:
         """What its ground state is, in words, as the brute-force tests prove it: the ILP optimum (η and
         sufficient or tuned penalties), a valid rule whose energy is at least its objective (depth one
-        without η), or nothing promised (calibrated or explicit weights)."""
+        without η; with rows that reward margins, slack="unbalanced", a valid rule best by that
+        surrogate), or nothing promised (calibrated or explicit weights)."""
         if not isinstance(self.penalty, str) or self.penalty == "calibrated":
             return "no promise (heuristic weights)"
         if self.eta and self.slack != "window":
             return "the ILP optimum"
+        rewards = self.form.reward_floor is not None and bool((self.form.reward_floor < 0).any())
+        if not self.eta and rewards:
+            return "a valid rule, the best by a surrogate that rewards margins (not always the optimum)"
         if not self.eta and self.problem.soft_rows_price_rules:
             return "a valid rule, its energy at least its objective (not always the optimum)"
         return "no promise"

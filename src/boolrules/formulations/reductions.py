@@ -1,6 +1,6 @@
 """Reductions between standard forms: `FixToZero` (drop a variable block, e.g. η for the
-without-η QUBO) and `BinaryExpansion` (integers to capped binary bits), with the capped binary
-encoding they and the penalty QUBO share (`docs/formulations.md`, slack recipe steps 3 and 5).
+without-η QUBO) and `BinaryExpansion` (integers to capped binary bits, or unary ones), with the
+capped binary encoding they and the penalty QUBO share (`docs/formulations.md`, slack recipe steps 3 and 5).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .standard_form import StandardForm
 
 __all__ = [
     "FixToZero", "BinaryExpansion", "Expansion", "capped_binary_bits", "capped_binary_weights", "paired_offset_bits",
-    "paired_offset_weights",
+    "paired_offset_weights", "unary_bits", "unary_weights",
 ]
 
 
@@ -68,6 +68,25 @@ def capped_binary_bits(values, owner: np.ndarray, position: np.ndarray, weight: 
     rest = rounded - np.where(last_on, last_weight, 0)
     bits = np.where(is_last, last_on[..., owner], np.right_shift(rest[..., owner], position) & 1)
     return bits.astype(np.int8)
+
+
+def unary_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`span` bits of weight 1 per span (in no order: the value is how many are set), so that a
+    change of one unit is one flip from any state. Returns (owner, position, weight) like
+    `capped_binary_weights`."""
+    span = np.asarray(span, dtype=np.int64)
+    owner, position, _ = _bit_layout(np.maximum(span, 0))
+    return owner, position, np.ones(len(owner), dtype=np.int64)
+
+
+def unary_bits(values, owner: np.ndarray, position: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """The unary bits of `values` (..., one per span, each in 0..span): the first `value` bits set."""
+    values = np.asarray(values)
+    rounded = np.round(values).astype(np.int64)
+    nbits = np.bincount(owner, minlength=values.shape[-1])
+    if (np.abs(values - rounded) > 1e-9).any() or (rounded < 0).any() or (rounded > nbits).any():
+        raise InputError("values must be integers within 0..span of their encoding")
+    return (position < rounded[..., owner]).astype(np.int8)
 
 
 def paired_offset_weights(span: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -145,7 +164,8 @@ class FixToZero(Reduction):
 class Expansion:
     """Inverse data of `BinaryExpansion`: x = E z + x0 over the original variables; `integer`
     marks the expanded ones, `binary_cols` the kept binaries, and (owner, position, weight) the
-    capped binary bits (`capped_binary_weights`) of the integers' offsets from their lower bounds."""
+    bits of the integers' offsets from their lower bounds (`capped_binary_weights`, or
+    `unary_weights` when `unary`)."""
 
     E: sp.csr_matrix
     x0: np.ndarray
@@ -154,12 +174,16 @@ class Expansion:
     owner: np.ndarray
     position: np.ndarray
     weight: np.ndarray
+    unary: bool = False
 
 
 @dataclass(frozen=True)
 class BinaryExpansion(Reduction):
-    """Replace each integer variable of range [lo, hi] by capped binary bits: x = E z + x0. A bit
-    keeps its variable's block and index (its name gets `#position`); it is in no group."""
+    """Replace each integer variable of range [lo, hi] by capped binary bits (`unary`: hi - lo bits
+    of weight 1, so that every unit step is one flip): x = E z + x0. A bit keeps its variable's
+    block and index (its name gets `#position`); it is in no group."""
+
+    unary: bool = False
 
     def apply(self, form: StandardForm) -> tuple[StandardForm, Expansion]:
         lo = np.ceil(form.var_lower).astype(np.int64)
@@ -168,7 +192,8 @@ class BinaryExpansion(Reduction):
             bad = form.var_names[int(np.argmax(hi < lo))]
             raise InputError(f"variable {bad} has an empty range")
         integer = (hi - lo) > 1
-        owner, position, weight = capped_binary_weights(np.where(integer, hi - lo, 0))
+        encoding = unary_weights if self.unary else capped_binary_weights
+        owner, position, weight = encoding(np.where(integer, hi - lo, 0))
         binary_cols = np.flatnonzero(~integer)
         num_new = len(binary_cols) + len(owner)
         rows = np.concatenate([binary_cols, owner])
@@ -194,7 +219,7 @@ class BinaryExpansion(Reduction):
             col_index=form.col_index[new],
             col_group=np.concatenate([form.col_group[binary_cols], np.full(len(owner), -1)]),
         )
-        return expanded, Expansion(E, x0, integer, binary_cols, owner, position, weight)
+        return expanded, Expansion(E, x0, integer, binary_cols, owner, position, weight, self.unary)
 
     def invert(self, z: np.ndarray, inverse: Expansion) -> np.ndarray:
         """Bits -> original variable values (integers recombined)."""
@@ -203,8 +228,9 @@ class BinaryExpansion(Reduction):
 
     def encode(self, x: np.ndarray, inverse: Expansion) -> np.ndarray:
         """Original variable values -> bits: binary variables are kept, each integer becomes the
-        capped binary bits of its offset from its lower bound."""
+        bits of its offset from its lower bound."""
         x = np.atleast_2d(np.asarray(x, dtype=float))
         offsets = np.where(inverse.integer, x - inverse.x0, 0.0)
-        bits = capped_binary_bits(offsets, inverse.owner, inverse.position, inverse.weight)
+        encode = unary_bits if inverse.unary else capped_binary_bits
+        bits = encode(offsets, inverse.owner, inverse.position, inverse.weight)
         return np.concatenate([x[:, inverse.binary_cols], bits], axis=1)
