@@ -11,6 +11,10 @@ the tracker then prints "leaked semaphore objects" warnings; a task replaces tha
 
 Starting process workers takes seconds (each imports numpy, scikit-learn and boolrules): a fit with a
 time budget asks `WORKER_STARTUP` how long they are expected to take before it counts on them.
+
+Under joblib's dask backend a task runs on a Dask cluster's worker, a child of a nanny, maybe on
+another machine: it watches its parent only when that is the fitting process (a `LocalCluster`'s
+nannies run there), and a manager of the fitting process does not serve it (`local_workers`).
 """
 
 from __future__ import annotations
@@ -19,9 +23,13 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import defaultdict
 from contextlib import contextmanager
 
-__all__ = ["PARENT_POLL", "WORKER_STARTUP", "WorkerStartup", "release_import_lock", "watch_parent", "worker_task"]
+from joblib._parallel_backends import LokyBackend, MultiprocessingBackend
+
+__all__ = ["PARENT_POLL", "WORKER_STARTUP", "WorkerStartup", "local_workers", "release_import_lock", "watch_parent",
+           "worker_task"]
 
 # Seconds between two looks at the parent: an orphaned worker ends within this.
 PARENT_POLL = 0.2
@@ -111,4 +119,14 @@ class WorkerStartup:
             self.cold = seconds
 
 
-WORKER_STARTUP = WorkerStartup()
+WORKER_STARTUP: defaultdict[type, WorkerStartup] = defaultdict(WorkerStartup)
+"""The start-up of each kind of joblib backend (its class: loky's pool, a Dask cluster's workers) apart:
+workers of one kind being up, or how long they took, says nothing of another kind's."""
+
+
+def local_workers(backend) -> bool:
+    """Whether joblib's `backend` runs its tasks on threads or child processes of this process (threading,
+    loky, multiprocessing), which a `multiprocessing.Manager` started here serves. A Dask cluster's
+    workers (children of their nannies, maybe on other machines) are not: the manager refuses them (another
+    process tree's authkey, or another machine), and a fit that sent them its queue failed or hung."""
+    return bool(getattr(backend, "uses_threads", False)) or isinstance(backend, (LokyBackend, MultiprocessingBackend))

@@ -7,6 +7,7 @@ import math
 import random
 import threading
 import time
+from collections import defaultdict
 
 import joblib
 import numpy as np
@@ -164,11 +165,16 @@ class FakeProcessBackend:
     """What `joblib.parallel.get_active_backend` returns for a process backend (no `uses_threads`)."""
 
 
+class OtherProcessBackend:
+    """Another kind of process backend (as loky's pool is to a Dask cluster's workers)."""
+
+
 @pytest.fixture
 def fake_processes(monkeypatch):
-    """Parallel fits as if on process workers, whose start-up takes `startup[0]` seconds (on the
-    clock) in each task, while they run on threads; returns (startup, the n_jobs joblib was asked for)."""
-    startup, asked = [0.0], []
+    """Parallel fits as if on process workers (of the kind `kind[0]`), whose start-up takes `startup[0]`
+    seconds (on the clock) in each task, while they run on threads; returns (startup, the n_jobs joblib
+    was asked for, kind)."""
+    startup, asked, kind = [0.0], [], [FakeProcessBackend]
     run_starts = classifier._run_starts
 
     def started_late(*args):
@@ -181,11 +187,11 @@ def fake_processes(monkeypatch):
             asked.append(n_jobs)
             super().__init__(n_jobs=n_jobs, backend="threading", **kwargs)
 
-    monkeypatch.setattr(classifier, "get_active_backend", lambda: (FakeProcessBackend(), None))
+    monkeypatch.setattr(classifier, "get_active_backend", lambda: (kind[0](), None))
     monkeypatch.setattr(classifier, "Parallel", Threads)
     monkeypatch.setattr(classifier, "_run_starts", started_late)
-    monkeypatch.setattr(classifier, "WORKER_STARTUP", workers.WorkerStartup(cold=10.0))
-    return startup, asked
+    monkeypatch.setattr(classifier, "WORKER_STARTUP", defaultdict(lambda: workers.WorkerStartup(cold=10.0)))
+    return startup, asked, kind
 
 
 def test_workers_that_start_late_get_the_time_left(planted, parallel_clock, fake_processes):
@@ -193,15 +199,33 @@ def test_workers_that_start_late_get_the_time_left(planted, parallel_clock, fake
     their starts share the 100 s left, not a fresh 120 s from their start, and the start-up is measured."""
     X, y = planted
     clock = parallel_clock
-    startup, asked = fake_processes
+    startup, asked, _ = fake_processes
     startup[0] = 20.0
     clock.tick = 0.05
     clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=120.0, n_jobs=2, random_state=0).fit(X, y)
     assert asked == [2]  # 10 s expected of cold workers: a third of the budget at most, so they are used
     assert clf.fit_seconds_ <= 120.0 + 2 * clock.tick * (1 + np.sum(clf.n_iter_ == 1))
     assert (clf.n_iter_ > 20).all()  # each start its share: none left with one iteration
-    assert 20.0 <= classifier.WORKER_STARTUP.last[0] <= 21.0  # both tasks began 20 s in, and a few readings
-    assert classifier.WORKER_STARTUP.cold == classifier.WORKER_STARTUP.last[0]
+    measured = classifier.WORKER_STARTUP[FakeProcessBackend]
+    assert 20.0 <= measured.last[0] <= 21.0  # both tasks began 20 s in, and a few readings
+    assert measured.cold == measured.last[0]
+
+
+def test_one_kind_of_workers_start_up_says_nothing_of_anothers(planted, clock, fake_processes):
+    """Workers that were up (a Dask cluster's) began at once: workers of another kind (loky's,
+    cold) are still expected to take 10 s, too much of a 29 s budget, so its starts run here."""
+    X, y = planted
+    startup, asked, kind = fake_processes
+    clock.tick = 0.05
+    RuleClassifier(num_starts=4, num_iterations=None, time_budget=29.0, n_jobs=2, random_state=0).fit(X, y)
+    assert asked == []  # cold: 10 s expected
+    RuleClassifier(num_starts=4, num_iterations=None, time_budget=120.0, n_jobs=2, random_state=0).fit(X, y)
+    assert asked == [2]
+    RuleClassifier(num_starts=4, num_iterations=None, time_budget=29.0, n_jobs=2, random_state=0).fit(X, y)
+    assert asked == [2, 2]  # the same workers, up: used
+    kind[0] = OtherProcessBackend
+    RuleClassifier(num_starts=4, num_iterations=None, time_budget=29.0, n_jobs=2, random_state=0).fit(X, y)
+    assert asked == [2, 2]  # other workers, cold: not used
 
 
 @pytest.mark.parametrize("budget", [1.0, 29.0])
@@ -210,7 +234,7 @@ def test_starts_run_one_after_another_when_workers_would_start_too_late(planted,
     """Cold workers expected to take 10 s to start: a budget under three times that runs the starts
     here, one after another, within it; they never wait for workers, and verbose says why."""
     X, y = planted
-    startup, asked = fake_processes
+    startup, asked, _ = fake_processes
     startup[0] = 10.0
     clock.tick = 0.05 if budget > 10 else 1e-3
     clf = RuleClassifier(num_starts=4, num_iterations=None, time_budget=budget, n_jobs=2, random_state=0,

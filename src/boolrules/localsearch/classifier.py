@@ -28,7 +28,7 @@ from ..rules import OPERATORS, BitMatrix, Rule, resolve_nonlocal_operators, reso
 from ..rules.shapes import OperatorSpec
 from ..seeding import draw_seed
 from ..validation import Interval, check_number
-from ..workers import WORKER_STARTUP, watch_parent, worker_task
+from ..workers import WORKER_STARTUP, local_workers, watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import POLICIES, CallTimes, NonLocalOracle, OracleStats
@@ -487,11 +487,13 @@ class RuleClassifier(RuleEstimator):
         `time.monotonic()` value; None: no budget). Under a budget, workers are used only when they
         are expected up in time (`PARALLEL_STARTUP_SHARE`)."""
         workers = 1 if self.n_jobs in (None, 1) else min(len(seeds), effective_n_jobs(self.n_jobs))
-        threads = bool(getattr(get_active_backend()[0], "uses_threads", False))
-        startup, warm = WORKER_STARTUP.expected(workers, threads), WORKER_STARTUP.warm(workers)
+        joblib_backend = get_active_backend()[0]
+        threads, local = bool(getattr(joblib_backend, "uses_threads", False)), local_workers(joblib_backend)
+        startup_of = WORKER_STARTUP[type(joblib_backend)]
+        startup, warm = startup_of.expected(workers, threads), startup_of.warm(workers)
         serial = workers == 1 or (end is not None and startup > PARALLEL_STARTUP_SHARE * (end - time.monotonic()))
         building = serial and config.nonlocal_backend is not None
-        progress = _Progress(len(seeds), parallel=not serial) if self.verbose else nullcontext()
+        progress = _Progress(len(seeds), parallel=not serial and local) if self.verbose else nullcontext()
         opened = opened_backend(config.nonlocal_backend, "nonlocal_backend") if building else nullcontext()
         with progress, opened as backend:
             if building:
@@ -504,7 +506,10 @@ class RuleClassifier(RuleEstimator):
             if self.verbose and serial and workers > 1:
                 progress.note(f"starts run one after another: {workers} workers are expected to take {startup:.1f} s "
                               "to start, too much of the time budget")
-            report = progress.reporter() if self.verbose else None
+            if self.verbose and not serial and not local:
+                progress.note("starts on remote workers (a Dask cluster's) are counted as their tasks return; "
+                              "their oracle calls are not")
+            report = progress.reporter() if self.verbose and (serial or local) else None
             deadline = None if end is None else time.time() + (end - time.monotonic())
             if serial:
                 return _run_starts(X, y, config, seeds, deadline, report)[1]
@@ -512,15 +517,18 @@ class RuleClassifier(RuleEstimator):
             parallel = Parallel(n_jobs=len(chunks))  # a worker per chunk: n_jobs=10000 for 2 starts starts 2
             sent = time.time()
             done = parallel(delayed(_run_starts)(X, y, config, chunk, deadline, report, os.getpid()) for chunk in chunks)
+            if report is None and self.verbose:
+                progress.bar.update(len(seeds))
             if not threads:
-                WORKER_STARTUP.measured(max(began for began, _ in done) - sent, workers, cold=not warm)
+                startup_of.measured(max(began for began, _ in done) - sent, workers, cold=not warm)
             return [r for _, chunk in done for r in chunk]
 
 
 class _Progress:
     """The progress bar of a verbose fit, on stderr: starts done, oracle calls, elapsed time.
     `reporter()` is what the starts call with each event ("call": an oracle call ended, "start": a
-    start ended); joblib workers send theirs through a queue that a thread here reads."""
+    start ended); joblib workers send theirs through a queue that a thread here reads (with
+    `parallel`: workers on this machine, `workers.local_workers`; remote ones report nothing)."""
 
     def __init__(self, total: int, parallel: bool):
         from tqdm.auto import tqdm
