@@ -263,7 +263,8 @@ def test_bad_num_bins(num_bins, error):
 
 
 @parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3), QuantileBinarizer(paper_layout=True),
-                          QuantileBinarizer(missing="indicator")])
+                          QuantileBinarizer(missing="indicator"), QuantileBinarizer(thresholds="tree"),
+                          QuantileBinarizer(thresholds="both")])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
@@ -375,3 +376,64 @@ def test_missing_at_transform_in_a_column_numeric_in_fit(marker):
 def test_complex_numbers_are_refused_naming_the_column():
     assert_raises_clearly(TypeError, lambda: QuantileBinarizer().fit(pd.DataFrame({"z": [1 + 1j, 2j, 3]})),
                           "column 'z'", "complex")
+
+
+def reference_tree_cuts(column, y, num_bins):
+    """The split points of the documented tree fitted on the raw column, each moved up to the
+    smallest value of the column above it (the slow, obvious way)."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    tree = DecisionTreeClassifier(max_leaf_nodes=num_bins, min_samples_leaf=max(1, len(column) // (2 * num_bins)),
+                                  class_weight="balanced", random_state=0).fit(column.reshape(-1, 1), y)
+    splits = tree.tree_.threshold[tree.tree_.feature >= 0]
+    return sorted(min(v for v in column if v > t) for t in splits)
+
+
+@pytest.fixture
+def labelled():
+    """Two numeric columns and labels that follow the first: y is 1 from 37 up, with 10% noise."""
+    rng = np.random.default_rng(1)
+    x = rng.permutation(np.arange(100.0))
+    y = (x >= 37).astype(int) ^ (rng.random(100) < 0.1)
+    return pd.DataFrame({"x": x, "z": rng.normal(0, 1, 100)}), y
+
+
+def test_tree_thresholds_are_a_small_trees_split_points(labelled):
+    X, y = labelled
+    binarizer = QuantileBinarizer(thresholds="tree", paper_layout=True).fit(X, y)
+    for (op, values, _), name in zip(binarizer.encodings_, X.columns):
+        expected = reference_tree_cuts(X[name].to_numpy(), y, 10)
+        assert op == ">=" and 1 <= len(values) <= 9 and values.tolist() == expected
+    assert "x >= 37" in binarizer.get_feature_names_out()  # where the label changes, not a quantile
+    assert "x >= 37" not in QuantileBinarizer(paper_layout=True).fit(X, y).get_feature_names_out()
+
+
+def test_both_is_the_union_of_quantile_and_tree_thresholds(labelled):
+    X, y = labelled
+    fitted = {t: QuantileBinarizer(thresholds=t, paper_layout=True).fit(X, y) for t in ("quantile", "tree", "both")}
+    for j in range(X.shape[1]):
+        union = np.union1d(fitted["quantile"].encodings_[j][1], fitted["tree"].encodings_[j][1])
+        assert np.array_equal(fitted["both"].encodings_[j][1], union)
+
+
+def test_quantile_thresholds_ignore_y_and_only_the_supervised_ones_require_it(labelled):
+    X, y = labelled
+    quantile = QuantileBinarizer().fit(X)
+    assert np.array_equal(QuantileBinarizer(thresholds="quantile").fit_transform(X, y), quantile.transform(X))
+    assert not quantile.__sklearn_tags__().target_tags.required
+    for thresholds in ("tree", "both"):
+        assert QuantileBinarizer(thresholds=thresholds).__sklearn_tags__().target_tags.required
+        assert_raises_clearly(ValueError, lambda: QuantileBinarizer(thresholds=thresholds).fit(X), "y", thresholds)
+    assert_raises_clearly(ValueError, lambda: QuantileBinarizer(thresholds="tree").fit(X, y[:-1]), "samples")
+    assert_raises_clearly(ValueError, lambda: QuantileBinarizer(thresholds="tree").fit(X, X["z"]), "continuous")
+    assert_raises_clearly(ValueError, lambda: QuantileBinarizer(thresholds="trees").fit(X, y), "thresholds")
+
+
+def test_tree_thresholds_skip_missing_rows_and_survive_huge_values(labelled):
+    X, y = labelled
+    gappy = X.assign(x=X["x"].where(np.arange(100) % 7 > 0))
+    binarizer = QuantileBinarizer(thresholds="tree", missing="indicator", paper_layout=True).fit(gappy, y)
+    seen = gappy["x"].notna().to_numpy()
+    assert binarizer.encodings_[0][1].tolist() == reference_tree_cuts(gappy["x"].to_numpy()[seen], y[seen], 10)
+    huge = QuantileBinarizer(thresholds="tree", paper_layout=True).fit(X.assign(x=X["x"] * 1e300), y)
+    assert "x >= 3.7e+301" in huge.get_feature_names_out()  # beyond float32, where trees compute

@@ -5,9 +5,10 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import PredefinedSplit
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from boolrules import RuleClassifier, RuleClassifierCV, model_selection
+from boolrules import QuantileBinarizer, RuleClassifier, RuleClassifierCV, model_selection
 from boolrules.plotting import plot_validation_curve
 from boolrules.rules import And, AtLeast, Literal, Or
 
@@ -177,6 +178,54 @@ def test_given_splitter_and_dataframe_names():
     search = RuleClassifierCV(complexities=[3], cv=KFold(2), random_state=0, **FAST).fit(data.data, data.target)
     assert search.binarizer_ is not None and sum(k.startswith("split") for k in search.cv_results_) == 2
     assert any(name in search.rule_text_ for name in data.feature_names)
+
+
+def fit_recording_binarizers(monkeypatch, X, y, thresholds):
+    """Fit a `RuleClassifierCV` on two fixed folds (fold 0 holds out the even rows, fold 1 the odd
+    ones); return each binarizer fit's (rows, thresholds per column) in order, and the 0/1 data
+    given to the fits of fold 0, fold 1 and the refit."""
+    fits, data = [], {}
+
+    class Recording(QuantileBinarizer):
+        def fit(self, X, y=None):
+            super().fit(X, y)
+            fits.append((len(X), [values.tolist() for _, values, _ in self.encodings_]))
+            return self
+
+    def fit_candidate(X, y, rows, *args):
+        data[len(rows), int(rows[0])] = X
+        return fit(X, y, rows, *args)
+
+    fit = model_selection._fit_candidate
+    monkeypatch.setattr(model_selection, "_fit_candidate", fit_candidate)
+    RuleClassifierCV(complexities=[3], cv=PredefinedSplit(np.arange(len(y)) % 2), random_state=0,
+                     binarizer=Recording(thresholds=thresholds), num_starts=1, num_iterations=20).fit(X, y)
+    return fits, [data[len(y) // 2, 1], data[len(y) // 2, 0], data[len(y), 0]]
+
+
+@pytest.mark.parametrize("thresholds", ["tree", "both"])
+def test_a_supervised_binarizer_learns_each_folds_cuts_from_its_training_rows_only(monkeypatch, thresholds):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120)})
+    y = (X["a"] + rng.normal(size=120) > 0).to_numpy().astype(int)
+    fits, data = fit_recording_binarizers(monkeypatch, X, y, thresholds)
+    # half of fold 0's held-out labels flipped (all of them would give a tree the same splits)
+    flipped = y ^ (np.arange(120) % 4 == 0)
+    flipped_fits, _ = fit_recording_binarizers(monkeypatch, X, flipped, thresholds)
+    # the refit's binarizer on all 120 rows, then one per fold on its 60 training rows
+    assert [rows for rows, _ in fits] == [120, 60, 60]
+    assert flipped_fits[1] == fits[1]  # fold 0's cuts never saw its held-out labels
+    assert flipped_fits[0] != fits[0] and flipped_fits[2] != fits[2]  # those that did see them changed
+    odd = np.arange(1, 120, 2)
+    fold = QuantileBinarizer(thresholds=thresholds).fit(X.iloc[odd], y[odd])
+    assert np.array_equal(data[0], fold.transform(X))  # fold 0's fits and scores use its own features
+
+
+def test_an_unsupervised_binarizer_is_fitted_once_for_every_fold(monkeypatch):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=120), "b": rng.normal(size=120)})
+    fits, data = fit_recording_binarizers(monkeypatch, X, (X["a"] > 0).to_numpy().astype(int), "quantile")
+    assert [rows for rows, _ in fits] == [120] and data[0] is data[1] is data[2]
 
 
 def test_multiclass_selects_per_class():

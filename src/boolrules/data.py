@@ -5,8 +5,10 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_consistent_length, check_is_fitted, column_or_1d, validate_data
 
 from .exceptions import InputError, InputTypeError
 from .validation import Interval
@@ -20,8 +22,11 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
     - exactly two distinct values: one feature, ``name == v`` for the second value in sorted
       order, or just ``name`` when the column is already 0/1 numeric or boolean;
     - numeric with more than ``num_bins`` distinct values: one "up" feature ``name >= q`` per
-      quantile ``q`` at ``np.linspace(0, 1, num_bins, endpoint=False)`` (duplicate thresholds
-      dropped); the "down" bins are the negations, which rules already have;
+      threshold ``q`` (duplicate thresholds dropped); the "down" bins are the negations, which
+      rules already have. By default (``thresholds="quantile"``) the thresholds are the quantiles at
+      ``np.linspace(0, 1, num_bins, endpoint=False)``; ``thresholds="tree"`` takes instead the
+      split points of a small tree fitted on the column alone against ``y``, where the label
+      changes (see ``thresholds``), and ``"both"`` the union of the two;
     - anything else (text, categorical, few numeric values): one-hot ``name == v``.
 
     A column is numeric when its dtype is (pandas' nullable ``Int64``, ``Float64`` and ``boolean``
@@ -45,6 +50,17 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         Number of quantiles per numeric column (the paper uses 10).
     paper_layout : bool, default=False
         Keep constant and duplicate features (the paper's layout).
+    thresholds : {"quantile", "tree", "both"}, default="quantile"
+        Where numeric columns are cut. "quantile": at ``num_bins`` quantiles, unsupervised.
+        "tree": at the split points of a ``DecisionTreeClassifier`` fitted on the column alone
+        against the class labels ``y`` (then required by ``fit``), with at most ``num_bins``
+        leaves of at least ``n_samples / (2 num_bins)`` rows each (half a quantile bin, so a cut
+        does not chase a few rows), balanced class weights and a fixed seed; each split point is
+        moved up to the smallest value of the column above it, so features read ``name >= value``
+        with a value of the data and split the fitted rows as the tree does. "both": the quantiles
+        and the tree's split points. A supervised choice puts the labels into the features: fit it
+        on training rows only (`RuleClassifier` does; `RuleClassifierCV` refits it on each fold's
+        training rows).
     missing : {"error", "indicator"}, default="error"
         Missing values (NaN, None, NA) raise ``ValueError`` naming the column, or with
         ``"indicator"`` give one more feature ``name is missing``; a missing value is then 0 in
@@ -68,22 +84,41 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         "num_bins": [Interval(Integral, 2, None, closed="left")],
         "paper_layout": ["boolean"],
         "missing": [StrOptions({"error", "indicator"})],
+        "thresholds": [StrOptions({"quantile", "tree", "both"})],
     }
 
-    def __init__(self, num_bins=10, paper_layout=False, missing="error"):
+    def __init__(self, num_bins=10, paper_layout=False, missing="error", thresholds="quantile"):
         self.num_bins = num_bins
         self.paper_layout = paper_layout
         self.missing = missing
+        self.thresholds = thresholds
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
-        """Learn the thresholds and categories of every column of ``X``; ``y`` is ignored."""
+        """Learn the thresholds and categories of every column of ``X``; ``y`` (class labels) is
+        used by ``thresholds="tree"`` and ``"both"`` only, and ignored otherwise."""
         columns = self._columns(X, reset=True)
-        self.encodings_ = [_fit_column(column[~missing], self.num_bins) for column, missing in columns]
+        y = self._check_y(y, X) if self.thresholds != "quantile" else None
+        self.encodings_ = [
+            _fit_column(column[~missing], self.num_bins, self.thresholds, None if y is None else y[~missing])
+            for column, missing in columns
+        ]
         self.missing_indicators_ = np.array([missing.any() for _, missing in columns])
         if not self.paper_layout:
             self._drop_redundant(self._encode(columns))
         return self
+
+    def _check_y(self, y, X):
+        """The labels of a supervised fit as a 1-D array of classes as long as ``X``; refuse none."""
+        if y is None:
+            raise InputError(
+                f"QuantileBinarizer requires y to be passed, but the target y is None: thresholds={self.thresholds!r} "
+                "cuts numeric columns where the label changes; pass y or use thresholds='quantile'"
+            )
+        y = column_or_1d(y, warn=True)
+        check_consistent_length(X, y)
+        check_classification_targets(y)
+        return y
 
     def transform(self, X):
         """Return the 0/1 features of ``X``: uint8 of shape (n_samples, n_features_out)."""
@@ -168,6 +203,8 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         tags.input_tags.allow_nan = self.missing == "indicator"
+        # The supervised thresholds learn from y; `RuleClassifierCV` reads this to refit per fold.
+        tags.target_tags.required = self.thresholds != "quantile"
         return tags
 
     def _input_names(self):
@@ -252,8 +289,9 @@ def _as_text(column):
     return np.array([_format_value(value) for value in values] or [""], dtype=str)[codes]
 
 
-def _fit_column(column, num_bins):
-    """Return ``(op, values, suffixes)`` encoding one column, following the class docstring."""
+def _fit_column(column, num_bins, thresholds="quantile", y=None):
+    """Return ``(op, values, suffixes)`` encoding one column, following the class docstring; ``y``:
+    the labels of its rows, for the supervised ``thresholds``."""
     values = np.unique(column)
     numeric = column.dtype.kind == "f"
     if len(values) == 2:
@@ -261,9 +299,29 @@ def _fit_column(column, num_bins):
             return "==", values[1:], [""]
         return "==", values[1:], [f" == {_format_value(values[1])}"]
     if numeric and len(values) > num_bins:
-        thresholds = np.unique(np.quantile(column, np.linspace(0, 1, num_bins, endpoint=False)))
-        return ">=", thresholds, [f" >= {label}" for label in _threshold_labels(thresholds)]
+        cuts = []
+        if thresholds in ("quantile", "both"):
+            cuts.append(np.quantile(column, np.linspace(0, 1, num_bins, endpoint=False)))
+        if thresholds in ("tree", "both"):
+            cuts.append(_tree_thresholds(column, y, num_bins, values))
+        cuts = np.unique(np.concatenate(cuts))
+        return ">=", cuts, [f" >= {label}" for label in _threshold_labels(cuts)]
     return "==", values, [f" == {_format_value(value)}" for value in values]
+
+
+def _tree_thresholds(column, y, num_bins, values):
+    """The split points of a balanced tree of at most ``num_bins`` leaves fitted on ``column`` alone
+    against ``y``, each as the smallest of the column's sorted distinct ``values`` above it.
+
+    The tree sees each value's rank, not the value: the same splits (a tree depends on the order
+    only), exact in the float32 trees compute in, and no overflow for huge values."""
+    ranks = np.searchsorted(values, column).reshape(-1, 1)
+    tree = DecisionTreeClassifier(
+        max_leaf_nodes=num_bins, min_samples_leaf=max(1, len(column) // (2 * num_bins)),
+        class_weight="balanced", random_state=0,
+    ).fit(ranks, y)
+    splits = tree.tree_.threshold[tree.tree_.feature >= 0]  # a rank ending in .5: between two values
+    return values[np.floor(splits).astype(int) + 1]
 
 
 def _threshold_labels(thresholds):

@@ -99,8 +99,9 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         validated = validate_data(self, X, *y, reset=reset, dtype=None, ensure_all_finite=False)
         return (X, validated[1]) if y else X
 
-    def _binarize_fit(self, X):
-        """Fit the binarizer (if any); return 0/1 data and the binary features' names (or None).
+    def _binarize_fit(self, X, y):
+        """Fit the binarizer (if any) on `X` and its 0/1 labels `y` (a supervised binarizer learns
+        from them); return 0/1 data and the binary features' names (or None).
         `input_columns_`: what exports read a row's values by, a DataFrame's column labels as they
         are (0, not '0') or an array's positions (0, 1, ...)."""
         names = getattr(X, "columns", None)
@@ -109,7 +110,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
             self.binarizer_ = None
             return check_binary_matrix(X), None if names is None else [str(c) for c in names]
         self.binarizer_ = QuantileBinarizer() if self.binarizer == "auto" else clone(self.binarizer)
-        Xb = check_binary_matrix(self.binarizer_.fit_transform(X), "binarized X")
+        Xb = check_binary_matrix(self.binarizer_.fit_transform(X, y), "binarized X")
         return Xb, [str(n) for n in self.binarizer_.get_feature_names_out()]
 
     def _binarize(self, X):
@@ -146,8 +147,9 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         """A two-class fit's 0/1 data: X binarized by the binarizer fitted on it (`binarizer_`,
         `feature_names_`) and y as 1 for `classes_[1]`, 0 otherwise."""
         self.estimators_ = None
-        Xb, self.feature_names_ = self._binarize_fit(X)
-        return Xb, (y == self.classes_[1]).astype(np.uint8)
+        y = (y == self.classes_[1]).astype(np.uint8)
+        Xb, self.feature_names_ = self._binarize_fit(X, y)
+        return Xb, y
 
     def _fit(self, X, y):
         X, y, rng = self._prepare(X, y)

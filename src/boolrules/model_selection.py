@@ -15,7 +15,9 @@ from numbers import Integral, Real
 import numpy as np
 from joblib import Parallel, delayed
 from scipy.stats import rankdata
+from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import _safe_indexing, get_tags
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from .estimator import RuleEstimator
@@ -24,6 +26,7 @@ from .localsearch import RuleClassifier
 from .localsearch.classifier import ALL_OPERATORS
 from .metrics import score_counts
 from .seeding import draw_seed
+from .validation import check_binary_matrix
 from .workers import worker_task
 
 __all__ = ["RuleClassifierCV"]
@@ -41,6 +44,19 @@ def _fit_candidate(X, y, rows, params, metric, seed, parent=None):
     return clf, time.perf_counter() - start
 
 
+def _learns_from_y(binarizer) -> bool:
+    """Whether the fitted `binarizer` (or None) learned from the labels: its scikit-learn tags
+    require y, as `QuantileBinarizer(thresholds="tree")`'s do."""
+    return hasattr(binarizer, "__sklearn_tags__") and get_tags(binarizer).target_tags.required
+
+
+def _binarize_by_rows(binarizer, X, y, rows):
+    """All of `X` as 0/1 data, by a clone of `binarizer` fitted on the rows `rows` (and their
+    labels) alone: a fold's features owe nothing to its held-out labels."""
+    fitted = clone(binarizer).fit(_safe_indexing(X, rows), y[rows])
+    return check_binary_matrix(fitted.transform(X), "binarized X")
+
+
 class RuleClassifierCV(RuleEstimator):
     """A `RuleClassifier` with `max_complexity` and `lam` chosen by stratified `cv`-fold
     cross-validation, then refitted on all the data (as `LogisticRegressionCV` is to
@@ -48,7 +64,8 @@ class RuleClassifierCV(RuleEstimator):
 
     The complexities are tried in rounds, smallest first: a round fits one complexity (at every
     `lam`) on every fold and on all the data (the refit) in parallel over `n_jobs` joblib workers.
-    Work is shared: the data are binarized once; with `warm_start`, each fit's first start begins
+    Work is shared: the data are binarized once (per fold for a binarizer that learns from the
+    labels, see `binarizer`); with `warm_start`, each fit's first start begins
     from the rule kept at the previous complexity on the same rows; and a rule of complexity c
     fits every larger budget, so on each fold (and on all the data) and `lam` the rule kept for a
     complexity is the one of best training objective among those found at that complexity or
@@ -81,7 +98,11 @@ class RuleClassifierCV(RuleEstimator):
     stop_after : stop trying larger complexities after this many in a row that do not raise the
         best mean validation score (None: try them all).
     metric : the score maximised by each fit, compared across folds and reported by `score`.
-    binarizer : as in `RuleClassifier`; fitted once on all the data (unsupervised quantiles).
+    binarizer : as in `RuleClassifier`; fitted once on all the data when it is unsupervised (the
+        default quantiles). One that learns from the labels (its scikit-learn tags require y, as
+        `QuantileBinarizer(thresholds="tree")`'s do) is fitted on each fold's training rows for
+        that fold's fits, so no held-out label shapes the features it is scored on, and on all the
+        data for the refit (`binarizer_`).
     n_jobs : joblib workers for the (fold, candidate) fits (None: one process).
     random_state : seeds the folds' shuffle and every fit.
 
@@ -179,12 +200,24 @@ class RuleClassifierCV(RuleEstimator):
         return {"operators": self.operators, "num_starts": self.num_starts, "num_iterations": self.num_iterations,
                 "max_depth": self.max_depth, "scan_moves": self.scan_moves, "time_budget": self.time_budget}
 
+    def _binary_data(self, X, y):
+        """As `RuleEstimator`'s; when the binarizer learns from y, `X` as given is kept for
+        `_fit_binary` to binarize each fold by a binarizer fitted on its training rows."""
+        Xb, y = super()._binary_data(X, y)
+        self._unbinarized_X = X if _learns_from_y(self.binarizer_) else None
+        return Xb, y
+
     def _fit_binary(self, X, y, rng):
+        unbinarized = self.__dict__.pop("_unbinarized_X", None)
         complexities, lams = self._grid()
         splitter = (StratifiedKFold(self.cv, shuffle=True, random_state=draw_seed(rng))
                     if isinstance(self.cv, Integral) else self.cv)
         folds = list(splitter.split(X, y))
         rows = [train for train, _ in folds] + [np.arange(len(y))]  # the last: the refit on all the data
+        # data[k]: all rows as 0/1 data for the fits on rows[k]; X, binarized on all of them, unless
+        # the binarizer learns from y: each fold then binarizes by its own training rows
+        data = [X] * len(rows) if unbinarized is None else (
+            [_binarize_by_rows(self.binarizer_, unbinarized, y, train) for train in rows[:-1]] + [X])
         seeds = draw_seed(rng, size=(len(rows), len(complexities), len(lams)))
         params = self._fit_params()
         # kept[k, i, l]: the fit of best training objective on rows[k] at lams[l] and complexities[:i + 1]
@@ -197,7 +230,7 @@ class RuleClassifierCV(RuleEstimator):
                 tasks = [(k, l) for k in range(len(rows)) for l in range(len(lams))]
                 fits = parallel(
                     delayed(_fit_candidate)(
-                        X, y, rows[k], {**params, "max_complexity": int(c), "lam": float(lams[l]),
+                        data[k], y, rows[k], {**params, "max_complexity": int(c), "lam": float(lams[l]),
                                         "init_rule": kept[k, i - 1, l].best_rule_ if self.warm_start and i else None},
                         self.metric, seeds[k, i, l], os.getpid())
                     for k, l in tasks)
@@ -207,7 +240,7 @@ class RuleClassifierCV(RuleEstimator):
                     kept[k, i, l] = clf if better else smaller
                     if k < len(folds):
                         test = folds[k][1]
-                        pred = kept[k, i, l].best_rule_.evaluate(X[test]).astype(bool)
+                        pred = kept[k, i, l].best_rule_.evaluate(data[k][test]).astype(bool)
                         scores[k, i, l] = score_counts(self.metric, y[test] == 1, pred)
                         seconds[k, i, l] = secs
                 tried = i + 1

@@ -93,6 +93,15 @@ def test_pipeline_after_binarizer():
     assert scores.mean() > 0.85
 
 
+def test_a_supervised_binarizer_learns_from_the_training_labels():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"x": rng.permutation(np.arange(200.0)), "z": rng.normal(size=200)})
+    y = np.where(X["x"] >= 73, "yes", "no")  # text labels: the binarizer gets them as 0/1
+    clf = RuleClassifier(binarizer=QuantileBinarizer(thresholds="tree"), max_complexity=3, random_state=0,
+                         **FAST).fit(X, y)
+    assert "x >= 73" in clf.feature_names_ and "x >= 73" in clf.rule_text_  # quantiles cut at 60 and 80, not 73
+
+
 def test_multiclass_one_vs_rest():
     rng = np.random.default_rng(0)
     X = rng.integers(0, 2, (300, 6), dtype=np.uint8)
