@@ -246,8 +246,8 @@ class Clock:
 
 class ParallelClock(Clock):
     """A `Clock` for threads that stand in for processes: every other thread keeps its own time
-    from its first reading on (starting at the maker's time then), as a process spends its own;
-    the maker's readings see the latest of them all, as a parent that waited for its workers."""
+    from its reading on (never behind the maker's time), as a process spends its own; the maker's
+    readings see the latest of them all, as a parent that waited for its workers."""
 
     def __init__(self, tick: float = 1e-3):
         super().__init__(tick)
@@ -260,7 +260,7 @@ class ParallelClock(Clock):
             if me == self._maker:
                 self.now = max([self.now, *self._threads.values()]) + seconds
                 return self.now
-            self._threads[me] = self._threads.get(me, self.now) + seconds
+            self._threads[me] = max(self._threads.get(me, self.now), self.now) + seconds  # a reused thread too
             return self._threads[me]
 
     def advance(self, seconds: float) -> None:

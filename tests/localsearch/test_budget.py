@@ -211,10 +211,11 @@ def test_workers_that_start_late_get_the_time_left(planted, parallel_clock, fake
     assert measured.cold == measured.last[0]
 
 
-def test_one_kind_of_workers_start_up_says_nothing_of_anothers(planted, clock, fake_processes):
+def test_one_kind_of_workers_start_up_says_nothing_of_anothers(planted, parallel_clock, fake_processes):
     """Workers that were up (a Dask cluster's) began at once: workers of another kind (loky's,
     cold) are still expected to take 10 s, too much of a 29 s budget, so its starts run here."""
     X, y = planted
+    clock = parallel_clock
     startup, asked, kind = fake_processes
     clock.tick = 0.05
     RuleClassifier(num_starts=4, num_iterations=None, time_budget=29.0, n_jobs=2, random_state=0).fit(X, y)
