@@ -47,7 +47,7 @@ def labelled(draw):
 
 
 @pytest.mark.parametrize("name", list(METRICS))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(data=labelled())
 def test_metrics_equal_sklearn(name, data):
     y_true, y_pred, weights = data
