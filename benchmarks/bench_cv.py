@@ -77,6 +77,15 @@ def markdown(frame: pd.DataFrame) -> str:
     return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in cells])
 
 
+def keep(rows: list[dict], row: dict, out: str | None) -> None:
+    """Append a measured `row`, print it, and rewrite `out` (CSV) with every row so far: a run cut
+    short keeps what it measured."""
+    rows.append(row)
+    print(markdown(pd.DataFrame(rows[-1:])), flush=True)
+    if out:
+        pd.DataFrame(rows).to_csv(out, index=False)
+
+
 def summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Means per dataset and configuration, with the time ratio to the first configuration on the same splits."""
     first = frame["config"].iloc[0]
@@ -116,10 +125,7 @@ def main(argv=None):
             for config, src, setting in settings:
                 job = {"dataset": dataset, "split": split, "splits": args.splits, "seed": args.seed,
                        "max_train": args.max_train, "n_jobs": args.n_jobs, "setting": setting}
-                rows.append({"dataset": dataset, "split": split, "config": config, **run(job, src)})
-                print(markdown(pd.DataFrame(rows[-1:])), flush=True)
-                if args.out:
-                    pd.DataFrame(rows).to_csv(args.out, index=False)
+                keep(rows, {"dataset": dataset, "split": split, "config": config, **run(job, src)}, args.out)
     print(markdown(summary(pd.DataFrame(rows))))
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from bench_cv import markdown
+from bench_cv import keep, markdown
 from bench_pareto import split_rows
 from bench_peers import _cap
 from sklearn.metrics import balanced_accuracy_score
@@ -93,10 +93,7 @@ def main(argv=None):
     for split in range(args.splits):  # splits outside: a cut-short run has every dataset
         for dataset in args.datasets:
             for arm in args.arms:
-                rows.append(fit_one(dataset, split, arm, args))
-                print(markdown(pd.DataFrame(rows[-1:])), flush=True)
-                if args.out:
-                    pd.DataFrame(rows).to_csv(args.out, index=False)
+                keep(rows, fit_one(dataset, split, arm, args), args.out)
     print(markdown(summary(pd.DataFrame(rows))))
 
 
