@@ -14,7 +14,9 @@ an older commit); a setting is a name and JSON keyword arguments.
         --setting after:default={}
 
 Prints one markdown table per fit and then per (dataset, source:setting) the means over the
-splits: wall seconds of the fit (cross-validation and refit), chosen complexity, candidates tried,
+splits: wall seconds of the fit (cross-validation and refit), its CPU seconds (the process and its
+joblib workers, their start included: on a shared machine, half of it is about what two quiet cores
+would take), chosen complexity, candidates tried,
 training and test balanced accuracy; and each setting's time as a ratio of the first one's
 measured on the same splits. `--out FILE.csv` keeps the rows.
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -36,10 +39,16 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn")
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and its ended children (the fit's joblib workers)."""
+    return sum(r.ru_utime + r.ru_stime for r in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+
+
 def fit_one(job: dict) -> dict:
     """Fit `RuleClassifierCV(**job["setting"])` on one split; the row of its measurements."""
     from bench_pareto import split_rows
     from bench_peers import _cap
+    from joblib.externals.loky import get_reusable_executor
     from sklearn.metrics import balanced_accuracy_score
 
     from boolrules import QuantileBinarizer, RuleClassifierCV, load_dataset
@@ -52,10 +61,12 @@ def fit_one(job: dict) -> dict:
     y_train, y_test = data.y[train], data.y[test]
     model = RuleClassifierCV(**{"n_jobs": job["n_jobs"], "random_state": job["seed"] * 1000 + job["split"],
                                 "binarizer": None, **job["setting"]})
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds()
     model.fit(X_train, y_train)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "chosen": int(model.max_complexity_), "tried": len(model.cv_results_["params"]),
+    get_reusable_executor().shutdown(wait=True)  # the workers' CPU counts once they have ended
+    return {"seconds": seconds, "cpu_seconds": _cpu_seconds() - cpu, "chosen": int(model.max_complexity_),
+            "tried": len(model.cv_results_["params"]),
             "complexity": model.rule_.complexity, "train_rows": len(train),
             "train_ba": balanced_accuracy_score(y_train, model.predict(X_train)),
             "test_ba": balanced_accuracy_score(y_test, model.predict(X_test))}
@@ -92,7 +103,7 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
     base = frame[frame["config"] == first].set_index(["dataset", "split"])["seconds"]
     frame = frame.assign(time_ratio=frame["seconds"].to_numpy()
                          / base.loc[list(zip(frame["dataset"], frame["split"]))].to_numpy())
-    columns = ["seconds", "time_ratio", "chosen", "tried", "complexity", "train_ba", "test_ba"]
+    columns = ["seconds", "cpu_seconds", "time_ratio", "chosen", "tried", "complexity", "train_ba", "test_ba"]
     return frame.groupby(["dataset", "config"], sort=False)[columns].mean().round(4)
 
 

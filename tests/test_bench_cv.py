@@ -18,11 +18,12 @@ def test_one_fit_reports_time_choice_and_scores(bench):
     row = bench.fit_one(job)
     assert row["train_rows"] == 100 and row["chosen"] in (3, 4, 5) and 1 <= row["tried"] <= 3
     assert row["complexity"] <= row["chosen"] and row["seconds"] > 0 and 0 <= row["test_ba"] <= 1
+    assert row["cpu_seconds"] > 0
 
 
 def test_time_ratios_are_to_the_first_configuration_on_the_same_split(bench):
     frame = pd.DataFrame([
-        {"dataset": "d", "split": s, "config": c, "seconds": t, "chosen": 3, "tried": 3, "complexity": 3,
+        {"dataset": "d", "split": s, "config": c, "seconds": t, "cpu_seconds": t, "chosen": 3, "tried": 3, "complexity": 3,
          "train_ba": 0.9, "test_ba": 0.8}
         for s, c, t in [(0, "before", 10.0), (0, "after", 2.0), (1, "before", 40.0), (1, "after", 4.0)]])
     summary = bench.summary(frame)

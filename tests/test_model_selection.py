@@ -107,6 +107,40 @@ def test_the_refit_keeps_the_best_rule_at_or_below_the_chosen_complexity(monkeyp
     assert search.best_rule_ == good and search.best_score_ == 1.0 and search.score(X, y) == 1.0
 
 
+@pytest.mark.parametrize("final_objective, final_kept", [(10.0, True), (1.0, False)])
+def test_the_rounds_search_with_the_fold_budget_and_the_chosen_candidate_gets_the_full_one(
+        monkeypatch, final_objective, final_kept):
+    """With `fold_starts`/`fold_iterations` below the full search, every round's fit (folds and
+    refits) uses them; then the chosen candidate is refitted on all rows with `num_starts` x
+    `num_iterations`, from the round's rule, and kept only if its training objective is better."""
+    X, y = planted_data(Or(Literal(0), Literal(1)), 120, 6)
+    rounds_rule, final_rule = Or(Literal(0), Literal(2)), Or(Literal(0), Literal(1))
+    calls = []
+
+    def fake(X, y, rows, params, metric, seed, parent=None):
+        calls.append((len(rows), params))
+        final = params["num_starts"] == 5
+        return _fitted(final_rule, final_objective) if final else _fitted(rounds_rule, float(params["max_complexity"]))
+
+    monkeypatch.setattr(model_selection, "_fit_candidate", fake)
+    search = RuleClassifierCV(complexities=[3, 4], cv=3, stop_after=None, num_starts=5, num_iterations=700,
+                              fold_starts=1, fold_iterations=100, n_jobs=1, random_state=0).fit(X, y)
+    *rounds, (rows, final) = calls
+    assert len(rounds) == 8 and {(p["num_starts"], p["num_iterations"]) for _, p in rounds} == {(1, 100)}
+    assert rows == len(y) and final["n_jobs"] == 1 and search.max_complexity_ == 3
+    assert (final["num_starts"], final["num_iterations"], final["max_complexity"]) == (5, 700, 3)
+    assert final["init_rule"] == rounds_rule  # the round's refit at the chosen complexity
+    assert search.best_rule_ == (final_rule if final_kept else rounds_rule)
+
+
+def test_a_smaller_fold_budget_refits_the_chosen_candidate_for_real(planted):
+    X, y = planted
+    search = RuleClassifierCV(complexities=[3, 4], cv=2, num_starts=2, num_iterations=600, fold_starts=1,
+                              fold_iterations=200, random_state=0).fit(X, y)
+    assert search.max_complexity_ == 4 and search.refit_time_ > 0 and search.score(X, y) == 1.0
+    assert RuleClassifierCV(complexities=[3], cv=2, random_state=0, **FAST).fit(X, y).refit_time_ == 0.0
+
+
 def _plateau(calls, scores_by_complexity):
     """A fake `_fit_candidate` that records its calls and, at complexity c, returns on every fold a
     rule of validation score `scores_by_complexity[c]` on the planted data of `_plateau_data`

@@ -91,7 +91,13 @@ class RuleClassifierCV(RuleEstimator):
         every fit (the folds' and the refit's).
     time_budget : None, or seconds > 0 for each fit (each fold's candidate and each refit), as
         `RuleClassifier.time_budget`; a whole fit takes about (folds + 1) x lams / workers budgets,
-        rounded up, per complexity tried.
+        rounded up, per complexity tried (and one more for the final refit, see `fold_starts`).
+    fold_starts, fold_iterations : the search of the rounds' fits (every fold's and the refit's at
+        each complexity tried), None: `num_starts`, `num_iterations`. When either is smaller, the
+        chosen candidate is refitted once more on all the data with `num_starts` x `num_iterations`
+        (its first start from the rounds' rule with `warm_start`), and that rule is kept if its
+        training objective is better: the folds only rank the complexities, the final rule gets
+        the full search.
     warm_start : each fit at a complexity has its first start begin from the rule kept at the
         previous complexity on the same rows (`RuleClassifier.init_rule`); the other starts are
         random.
@@ -115,7 +121,8 @@ class RuleClassifierCV(RuleEstimator):
     cv_score_ : its mean validation score. estimator_ : the `RuleClassifier` fitted on all the
         (binarized) data at `lam_` of best training objective among the complexities tried up to
         `max_complexity_` (its own `max_complexity` may be smaller); best_rule_, rule_,
-        best_score_ (training metric) and the rest as in `RuleClassifier`. With more than two
+        best_score_ (training metric) and the rest as in `RuleClassifier`. refit_time_ : seconds of the
+        final refit (0 when the rounds searched with the full budget). With more than two
         classes, each of `estimators_` (one-vs-rest) holds its own.
     """
 
@@ -131,6 +138,8 @@ class RuleClassifierCV(RuleEstimator):
         "max_depth": [None, Interval(Integral, 1, None, closed="left")],
         "scan_moves": [Interval(Real, 0, 1, closed="both")],
         "time_budget": [None, Interval(Real, 0, None, closed="neither")],
+        "fold_starts": [None, Interval(Integral, 1, None, closed="left")],
+        "fold_iterations": [None, Interval(Integral, 1, None, closed="left")],
         "warm_start": ["boolean"],
         "stop_after": [None, Interval(Integral, 1, None, closed="left")],
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
@@ -149,6 +158,8 @@ class RuleClassifierCV(RuleEstimator):
         max_depth=None,
         scan_moves=0.0,
         time_budget=None,
+        fold_starts=None,
+        fold_iterations=None,
         warm_start=True,
         stop_after=3,
         metric="balanced_accuracy",
@@ -166,6 +177,8 @@ class RuleClassifierCV(RuleEstimator):
         self.max_depth = max_depth
         self.scan_moves = scan_moves
         self.time_budget = time_budget
+        self.fold_starts = fold_starts
+        self.fold_iterations = fold_iterations
         self.warm_start = warm_start
         self.stop_after = stop_after
         self.metric = metric
@@ -197,8 +210,16 @@ class RuleClassifierCV(RuleEstimator):
         return {} if self.time_budget is None else {"time_budget": self.time_budget / num_classes}
 
     def _fit_params(self) -> dict:
+        """The final refit's search settings."""
         return {"operators": self.operators, "num_starts": self.num_starts, "num_iterations": self.num_iterations,
                 "max_depth": self.max_depth, "scan_moves": self.scan_moves, "time_budget": self.time_budget}
+
+    def _round_params(self) -> dict:
+        """The search settings of the rounds' fits (folds and refits): `fold_starts` and
+        `fold_iterations`, each None for the final refit's."""
+        params = self._fit_params()
+        return {**params, "num_starts": self.fold_starts or params["num_starts"],
+                "num_iterations": self.fold_iterations or params["num_iterations"]}
 
     def _binary_data(self, X, y):
         """As `RuleEstimator`'s; when the binarizer learns from y, `X` as given is kept for
@@ -219,7 +240,7 @@ class RuleClassifierCV(RuleEstimator):
         data = [X] * len(rows) if unbinarized is None else (
             [_binarize_by_rows(self.binarizer_, unbinarized, y, train) for train in rows[:-1]] + [X])
         seeds = draw_seed(rng, size=(len(rows), len(complexities), len(lams)))
-        params = self._fit_params()
+        params = self._round_params()
         # kept[k, i, l]: the fit of best training objective on rows[k] at lams[l] and complexities[:i + 1]
         kept = np.empty((len(rows), len(complexities), len(lams)), dtype=object)
         seconds = np.zeros((len(folds), len(complexities), len(lams)))
@@ -258,11 +279,24 @@ class RuleClassifierCV(RuleEstimator):
         self.best_params_ = self.cv_results_["params"][self.best_index_]
         self.max_complexity_, self.lam_ = self.best_params_["max_complexity"], self.best_params_["lam"]
         self.cv_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
-        self.estimator_ = kept[-1, np.searchsorted(complexities, self.max_complexity_),
-                               np.searchsorted(lams, self.lam_)]
+        self.estimator_, self.refit_time_ = self._refit(
+            kept[-1, np.searchsorted(complexities, self.max_complexity_), np.searchsorted(lams, self.lam_)],
+            X, y, draw_seed(rng))
         self.best_rule_ = self.estimator_.best_rule_
         self.best_score_ = self.estimator_.best_score_
         self.best_objective_ = self.estimator_.best_objective_
+
+    def _refit(self, kept, X, y, seed) -> tuple[RuleClassifier, float]:
+        """The estimator on all the data and the final refit's seconds: when the rounds searched with
+        a smaller budget than the final refit's, a refit at the chosen candidate with the full budget
+        (its `n_jobs` workers sharing the starts, its first start from `kept` with `warm_start`),
+        kept only if its training objective beats `kept`'s; else `kept` (0 seconds)."""
+        if self._round_params() == self._fit_params():
+            return kept, 0.0
+        params = {**self._fit_params(), "max_complexity": int(self.max_complexity_), "lam": float(self.lam_),
+                  "init_rule": kept.best_rule_ if self.warm_start else None, "n_jobs": self.n_jobs}
+        clf, seconds = _fit_candidate(X, y, np.arange(len(y)), params, self.metric, seed)
+        return (clf if clf.best_objective_ > kept.best_objective_ else kept), seconds
 
     @staticmethod
     def _results(candidates, scores, sizes, seconds) -> dict:
