@@ -19,18 +19,20 @@ def load_data(args) -> Dataset:
     if args.csv is None:
         if args.label is not None or args.positive is not None:
             raise UsageError("--label and --positive go with --csv PATH")
-        return load_dataset(args.dataset or "breast_cancer", paper_layout=args.paper_layout, missing=args.missing)
+        return load_dataset(args.dataset or "breast_cancer", num_bins=args.num_bins, paper_layout=args.paper_layout,
+                            missing=args.missing)
     if args.label is None:
         raise UsageError("--csv needs --label COLUMN, the column that holds the class")
-    return load_csv(args.csv, args.label, args.positive, positive_name="--positive", paper_layout=args.paper_layout,
-                    missing=args.missing)
+    return load_csv(args.csv, args.label, args.positive, num_bins=args.num_bins, positive_name="--positive",
+                    paper_layout=args.paper_layout, missing=args.missing)
 
 
-def binarizer(data: Dataset):
-    """An unfitted copy of the binarizer that made `data.X`, so a split is binarized by the same rule."""
+def binarizer(data: Dataset, args):
+    """An unfitted copy of the binarizer that made `data.X` (its --num-bins), cutting where --thresholds
+    says: a split's training rows (and labels) are binarized by it."""
     from sklearn.base import clone
 
-    return clone(data.binarizer)
+    return clone(data.binarizer).set_params(thresholds=args.thresholds)
 
 
 def split(data: Dataset, args):
@@ -61,7 +63,7 @@ def depth_one_classifier(args, data: Dataset, backend="highs") -> DepthOneClassi
     """`DepthOneClassifier` with the problem options, binarizing as `data` was binarized and seeded
     with --seed: `solve` fits it on the training rows, `export` and `inspect` build its problem."""
     return DepthOneClassifier(
-        binarizer=binarizer(data), operator=args.operator, max_num_literals=args.max_num_literals,
+        binarizer=binarizer(data, args), operator=args.operator, max_num_literals=args.max_num_literals,
         min_num_literals=args.min_num_literals, lam=args.lam, negated=args.negated, backend=backend,
         max_samples=args.max_samples, max_features=args.max_features, feature_score=args.feature_score,
         random_state=args.seed,

@@ -29,7 +29,7 @@ def fitted(args, data: Dataset):
     X_train, X_test, y_train, y_test = split(data, args)
     operators = tuple(dict.fromkeys(args.operators))
     clf = RuleClassifier(
-        binarizer=binarizer(data),
+        binarizer=binarizer(data, args),
         max_complexity=args.max_complexity,
         max_depth=args.max_depth,
         operators=operators,

@@ -18,7 +18,7 @@ __all__ = ["run"]
 def _depth_two_problem(args, data: Dataset, X_train, y_train) -> DepthTwoProblem:
     """The depth-two problem of `--shape` on the training rows of the split, binarized on them as
     `solve` binarizes its rows, or on `--max-samples` of them drawn with `--seed`."""
-    X = binarizer(data).fit_transform(X_train)
+    X = binarizer(data, args).fit_transform(X_train, y_train)
     rows = subsample_rows(len(y_train), args.max_samples, args.seed)
     return depth_two(
         X[rows], y_train[rows], args.shape, max_terms=args.max_terms,

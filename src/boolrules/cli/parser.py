@@ -62,6 +62,12 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--missing", choices=("drop", "indicator"), default="drop",
                        help="rows with missing values: drop them (the paper) or keep them, with a `COLUMN is "
                             "missing` feature per column that has some (default: %(default)s)")
+    group.add_argument("--num-bins", type=bounded(int, 2), default=10, metavar="N",
+                       help="cut points per numeric column: at N quantiles (default: %(default)s, the paper's)")
+    group.add_argument("--thresholds", choices=("quantile", "tree", "both"), default="quantile",
+                       help="where numeric columns are cut: at N quantiles, at the split points of a small tree "
+                            "fitted on each column against the training labels (at most N leaves), or both "
+                            "(default: %(default)s)")
     group.add_argument("--paper-layout", action="store_true",
                        help="keep constant and duplicate binary features, as the paper counts them (300 on "
                             "breast_cancer)")
