@@ -198,7 +198,8 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
             .reset_index())
 
 
-def paired_verdict(frame: pd.DataFrame, method: str = "rule_cv", max_complexity: float = MAX_COMPLEXITY) -> pd.DataFrame:
+def paired_verdict(frame: pd.DataFrame, method: str = "rule_cv", max_complexity: float = MAX_COMPLEXITY
+                   ) -> pd.DataFrame:
     """Per dataset and competing setting (not rule_*, mean complexity <= `max_complexity` and <=
     `method`'s): the mean per-split paired test BA difference (competitor minus `method`, on the
     splits both ran), its standard error (std ddof=1 / sqrt(n); 0 for one split) and whether it
@@ -224,8 +225,9 @@ def paired_verdict(frame: pd.DataFrame, method: str = "rule_cv", max_complexity:
 def markdown(frame: pd.DataFrame, args) -> str:
     table = summary(frame)
     verdict = paired_verdict(frame)
-    lines = [f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts x <= "
-             f"{args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows", "",
+    lines = [f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts "
+             f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows",
+             "",
              f"## Is RuleClassifierCV dominated (paired over splits, settings at complexity <= {MAX_COMPLEXITY})?", "",
              "Difference: competitor minus rule_cv test BA, mean over splits ± its standard error; a setting "
              "dominates when it has no more mean complexity and a difference above one standard error.", "",

@@ -81,12 +81,13 @@ def test_domination_is_paired_per_split_beyond_one_standard_error(bench):
     verdict = bench.paired_verdict(frame).set_index(["dataset", "label"])
     assert set(verdict.index) == {("d", "tree max_depth=2"), ("d", "tree_raw max_depth=2"), ("d", "figs max_rules=5"),
                                   ("d", "ripper max_rules=2")}
+    assert verdict.index[verdict["dominates"]].tolist() == [("d", "tree max_depth=2"), ("d", "ripper max_rules=2")]
     assert verdict.loc[("d", "tree_raw max_depth=2"), ["diff", "se"]].tolist() == pytest.approx(
         [0.02, np.std([0.10, -0.05, 0.01], ddof=1) / np.sqrt(3)])
     assert verdict.loc[("d", "ripper max_rules=2"), "n"] == 2
-    assert verdict.index[verdict["dominates"]].tolist() == [("d", "tree max_depth=2"), ("d", "ripper max_rules=2")]
     text = bench.markdown(frame, _args(splits=3, rule_cv="defaults"))
-    assert "| d | 5.0 | 0.820 | ripper max_rules=2 (4.0) | +0.045 ± 0.005 | tree max_depth=2, ripper max_rules=2 |" in text
+    assert ("| d | 5.0 | 0.820 | ripper max_rules=2 (4.0) | +0.045 ± 0.005 | tree max_depth=2, ripper max_rules=2 |"
+            in text)
     assert "| e | 18.0 | 0.820 | - | - | no one |" in text
 
 
