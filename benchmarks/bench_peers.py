@@ -40,9 +40,16 @@ CORELS (corels 1.1.29 does not build with numpy 2) and aix360's BRCG are not in 
     python3 -m venv /work/peers-venv
     /work/peers-venv/bin/pip install imodels wittgenstein six pandas scikit-learn
 
-Run (`python` is the project's .venv/bin/python; DURATION):
+(on 2 Dec 2026: imodels 3.0.4, wittgenstein 0.3.5, scikit-learn 1.9.1, numpy 2.4.6, pandas 3.1.1).
+
+Run (`python` is the project's .venv/bin/python):
 
     python benchmarks/bench_peers.py --peers-python /work/peers-venv/bin/python --n-jobs 2
+
+Duration: besides rule_cv, a split took 45 s (Parkinson's) and 41 s (Credit Risk) on two overloaded
+cores, so the 40 splits take roughly an hour (more on the 3000-row datasets), plus 40 fits of
+`RuleClassifierCV()`: at the issue's target of 30 s each, 20 minutes (the defaults of 2 Dec 2026
+took 349 s and 88 s on those two splits).
 
 It writes `results/peers.csv` (one row per fit), `results/peers.md` (the verdict per dataset, then
 mean ± std over the splits per method and setting) and `results/peers.png` (one Pareto panel per
