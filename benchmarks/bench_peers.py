@@ -126,7 +126,8 @@ def _rule_cv(args, seed):
 
 
 def _boolrules(split, args, seed):
-    """rule_cv and the rule_mc fits; `split` is (X_train, y_train, X_test, y_test, raw_train, raw_test)."""
+    """rule_cv and the rule_mc fits; `split` is (X_train, y_train, X_test, y_test, raw_train, raw_test), the
+    last two the raw DataFrames (for `--rule-cv raw`, whose binarizer encodes them itself)."""
     X_train, y_train, X_test, y_test, raw_train, raw_test = split
     cv, on_raw = _rule_cv(args, seed)
     fits = [("rule_cv", args.rule_cv, cv, on_raw)]
