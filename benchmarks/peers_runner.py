@@ -9,9 +9,11 @@ Usage::
 
     python peers_runner.py --data SPLIT.npz --seed 0
 
-``SPLIT.npz`` holds ``X_train``, ``y_train``, ``X_test``, ``y_test`` (0/1 features, 0/1 labels).
-Prints one JSON list of rows, each with ``method``, ``setting``, ``complexity``, ``train_ba``,
-``test_ba``, ``seconds`` (wall time of fit) and ``status`` ("ok" or the error's text).
+``SPLIT.npz`` holds ``X_train``, ``y_train``, ``X_test``, ``y_test`` (0/1 features, 0/1 labels) and
+optionally ``X_train_raw``, ``X_test_raw`` (the raw features as numbers), on which FIGS is fitted
+too (method ``figs_raw``). Prints one JSON list of rows, each with ``method``, ``setting``,
+``complexity``, ``train_ba``, ``test_ba``, ``seconds`` (wall time of fit) and ``status`` ("ok" or
+the error's text). FIGS gets ``max_rules`` 1..15 (``FIGS_RULES``), on either feature set.
 
 Complexity as in the paper: split nodes for FIGS (its ``complexity_``); conditions + rules for the
 rule sets and lists (RIPPER: every rule's conditions plus one per rule; GreedyRuleList and OneR:
@@ -32,9 +34,9 @@ from sklearn.utils.class_weight import compute_sample_weight
 
 
 def _ripper(max_rules, seed):
-    import wittgenstein as lw
-
     def fit(X, y):
+        import wittgenstein as lw
+
         model = lw.RIPPER(max_rules=max_rules, random_state=seed)
         model.fit(pd.DataFrame(X), y, pos_class=1)
         rules = model.ruleset_.rules
@@ -44,9 +46,9 @@ def _ripper(max_rules, seed):
 
 
 def _figs(max_rules, seed):
-    from imodels import FIGSClassifier
-
     def fit(X, y):
+        from imodels import FIGSClassifier
+
         model = FIGSClassifier(max_rules=max_rules, random_state=seed)
         model.fit(X, y, sample_weight=compute_sample_weight("balanced", y))
         return model, int(model.complexity_)
@@ -55,9 +57,9 @@ def _figs(max_rules, seed):
 
 
 def _rule_list(kind, max_depth):
-    from imodels import GreedyRuleListClassifier, OneRClassifier
-
     def fit(X, y):
+        from imodels import GreedyRuleListClassifier, OneRClassifier
+
         model = (GreedyRuleListClassifier(max_depth=max_depth) if kind == "greedy_rule_list"
                  else OneRClassifier(max_depth=max_depth))
         model.fit(X, y)
@@ -67,13 +69,38 @@ def _rule_list(kind, max_depth):
     return fit
 
 
+FIGS_RULES = tuple(range(1, 16))
+
+
 def peers(seed):
-    """(method, setting, fit) for every peer configuration."""
+    """(method, setting, fit) for every peer configuration on the binary features."""
     configs = [("ripper", f"max_rules={k}", _ripper(k, seed)) for k in (1, 2, 3, 5)]
-    configs += [("figs", f"max_rules={k}", _figs(k, seed)) for k in (1, 2, 3, 5, 7)]
+    configs += [("figs", f"max_rules={k}", _figs(k, seed)) for k in FIGS_RULES]
     configs += [("greedy_rule_list", f"max_depth={d}", _rule_list("greedy_rule_list", d)) for d in (1, 2, 3, 5)]
     configs += [("one_r", f"max_depth={d}", _rule_list("one_r", d)) for d in (2, 4)]
     return configs
+
+
+def raw_peers(seed):
+    """(method, setting, fit) for every peer configuration on the raw features."""
+    return [("figs_raw", f"max_rules={k}", _figs(k, seed)) for k in FIGS_RULES]
+
+
+def _fit_row(method, setting, fit, X_train, y_train, X_test, y_test):
+    """One fit's row; a peer that fails on a split (or is not installed) is reported, its error in
+    `status`, not fatal."""
+    row = {"method": method, "setting": setting}
+    try:
+        start = time.perf_counter()
+        model, complexity = fit(X_train, y_train)
+        row["seconds"] = time.perf_counter() - start
+        row["complexity"] = complexity
+        row["train_ba"] = balanced_accuracy_score(y_train, _predict(model, X_train))
+        row["test_ba"] = balanced_accuracy_score(y_test, _predict(model, X_test))
+        row["status"] = "ok"
+    except Exception as err:
+        row["status"] = f"{type(err).__name__}: {err}"[:200]
+    return row
 
 
 def _predict(model, X):
@@ -89,21 +116,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
     data = np.load(args.data)
     X_train, y_train, X_test, y_test = (data[k] for k in ("X_train", "y_train", "X_test", "y_test"))
-    rows = []
     warnings.filterwarnings("ignore")
-    for method, setting, fit in peers(args.seed):
-        row = {"method": method, "setting": setting}
-        try:
-            start = time.perf_counter()
-            model, complexity = fit(X_train, y_train)
-            row["seconds"] = time.perf_counter() - start
-            row["complexity"] = complexity
-            row["train_ba"] = balanced_accuracy_score(y_train, _predict(model, X_train))
-            row["test_ba"] = balanced_accuracy_score(y_test, _predict(model, X_test))
-            row["status"] = "ok"
-        except Exception as err:  # a peer that fails on a split is reported, not fatal
-            row["status"] = f"{type(err).__name__}: {err}"[:200]
-        rows.append(row)
+    rows = [_fit_row(*config, X_train, y_train, X_test, y_test) for config in peers(args.seed)]
+    if "X_train_raw" in data:
+        raw = data["X_train_raw"], y_train, data["X_test_raw"], y_test
+        rows += [_fit_row(*config, *raw) for config in raw_peers(args.seed)]
     print(json.dumps(rows))
 
 

@@ -1,7 +1,14 @@
-"""benchmarks/bench_peers.py: one split end to end without peers, and its domination verdict."""
+"""benchmarks/bench_peers.py and peers_runner.py: one split end to end without the peers' environment,
+the raw features, the library-default RuleClassifierCV, and the paired domination verdict."""
 
+import argparse
+import json
+
+import numpy as np
 import pandas as pd
 import pytest
+
+from boolrules import RuleClassifierCV
 
 from .bench_scripts import benchmark_module
 
@@ -12,23 +19,91 @@ def bench():
         yield module
 
 
-def test_one_split_gives_boolrules_and_tree_rows(bench, tmp_path):
-    args = bench.main.__globals__["argparse"].Namespace(
-        data_dir=None, max_splits=32, seed=0, max_train=100, max_test=200, complexities=[3], num_starts=1,
-        num_iterations=50, time_budget=1.0, n_jobs=None, peers_python=None)
-    rows = bench.run_split("parkinsons", 0, args)
-    assert [r["method"] for r in rows] == ["rule_cv", "rule_mc3", "tree_d1", "tree_d2", "tree_d3", "tree_d4"]
+def _args(**changes):
+    args = dict(data_dir=None, max_splits=32, seed=0, max_train=100, max_test=200, rule_cv="tuned", complexities=[3, 4],
+                num_starts=1, num_iterations=50, time_budget=1.0, n_jobs=None, peers_python=None)
+    return argparse.Namespace(**(args | changes))
+
+
+def test_one_split_gives_boolrules_and_tree_rows_on_binary_and_raw_features(bench):
+    rows = bench.run_split("credit_risk", 0, _args())
+    methods = [r["method"] for r in rows]
+    trees = len(bench.TREE_DEPTHS) + len(bench.TREE_SPLITS)
+    assert methods == ["rule_cv", "rule_mc", "rule_mc"] + ["tree"] * trees + ["tree_raw"] * trees
     assert all(0 <= r["test_ba"] <= 1 and r["n_train"] == 100 for r in rows)
-    assert rows[0]["chosen"] in bench.CV_COMPLEXITIES and rows[0]["complexity"] <= rows[0]["chosen"]
+    assert rows[0]["chosen"] in bench.TUNED_COMPLEXITIES and rows[0]["complexity"] <= rows[0]["chosen"]
+    assert rows[0]["n_raw_features"] > 20  # credit_risk's 13 text columns are one-hot encoded
+    leaves = [r for r in rows if r["method"] == "tree_raw" and r["setting"].startswith("max_leaf_nodes")]
+    assert [r["complexity"] for r in leaves] == [k for k in bench.TREE_SPLITS]  # k split nodes each: even ones too
 
 
-def test_domination_needs_no_more_complexity_and_no_less_accuracy(bench):
-    rows = [("rule_cv", 5, 0.90), ("tree_d1", 1, 0.85), ("tree_d2", 3, 0.90), ("tree_d3", 7, 0.95),
-            ("figs max_rules=5", 5, 0.90), ("rule_mc3", 3, 0.99), ("ripper max_rules=9", 20, 0.99)]
-    frame = pd.DataFrame([{"dataset": "d", "split": 0, "method": m, "setting": "", "complexity": c, "test_ba": s,
-                           "train_ba": s, "seconds": 0.0, "status": "ok"} for m, c, s in rows])
-    frame.loc[frame["method"].str.contains(" "), "method"] = frame["method"].str.split(" ").str[0]
-    frame.loc[frame["method"] == "figs", "setting"] = "max_rules=5"
-    frame.loc[frame["method"] == "ripper", "setting"] = "max_rules=9"
-    verdict = bench.dominated_by(bench.summary(frame), "rule_cv")
-    assert [m for m, _, _ in verdict["d"]] == ["tree_d2"]  # equal FIGS is no domination; rule_mc* and >15 ignored
+def test_rule_cv_is_the_library_default_unless_asked(bench):
+    defaults = RuleClassifierCV().get_params()
+    for choice, binarizer, on_raw in (("defaults", None, False), ("raw", "auto", True)):
+        model, raw = bench._rule_cv(_args(rule_cv=choice, n_jobs=2), seed=7)
+        assert raw is on_raw
+        assert model.get_params() == defaults | {"binarizer": binarizer, "n_jobs": 2, "random_state": 7}
+    tuned, raw = bench._rule_cv(_args(), seed=7)
+    assert not raw and tuned.cv == 3 and tuple(tuned.complexities) == bench.TUNED_COMPLEXITIES
+
+
+def test_raw_features_pass_numbers_and_one_hot_encode_text_by_the_training_categories(bench):
+    train = pd.DataFrame({"age": [30, 40, 50], "member": [True, False, True], "city": ["a", "b", "a"]})
+    test = pd.DataFrame({"age": [35.5, 60], "member": [False, True], "city": ["b", "unseen"]})
+    before = train.copy()
+    X_train, X_test = bench.raw_features(train, test)
+    np.testing.assert_array_equal(X_train, [[30, 1, 1, 0], [40, 0, 0, 1], [50, 1, 1, 0]])
+    np.testing.assert_array_equal(X_test, [[35.5, 0, 0, 1], [60, 1, 0, 0]])
+    pd.testing.assert_frame_equal(train, before)
+
+
+def _frame(fits):
+    """Per-split rows of `fits`: (dataset, method, setting, complexity, test BAs per split)."""
+    return pd.DataFrame([{"dataset": d, "split": k, "method": m, "setting": s, "complexity": c, "test_ba": ba,
+                          "train_ba": ba, "seconds": 0.0, "status": "ok" if np.isfinite(ba) else "failed",
+                          "chosen": c}
+                         for d, m, s, c, bas in fits for k, ba in enumerate(bas)])
+
+
+def test_domination_is_paired_per_split_beyond_one_standard_error(bench):
+    ours = np.array([0.80, 0.82, 0.84])
+    frame = _frame([
+        ("d", "rule_cv", "defaults", 5, ours),
+        ("d", "tree", "max_depth=2", 3, ours + [0.02, 0.03, 0.01]),  # +0.02 ± 0.006: dominates
+        ("d", "tree_raw", "max_depth=2", 3, ours + [0.10, -0.05, 0.01]),  # +0.02 ± 0.044: means only would say so
+        ("d", "figs", "max_rules=5", 5, ours),  # equal: no domination
+        ("d", "figs_raw", "max_rules=7", 7, ours + 0.1),  # more complex
+        ("d", "rule_mc", "max_complexity=3", 3, ours + 0.1),  # boolrules itself is no competitor
+        ("d", "ripper", "max_rules=2", 4, ours + [0.05, 0.04, np.nan]),  # failed on split 2: paired on two
+        ("e", "rule_cv", "defaults", 18, ours),
+        ("e", "tree", "max_depth=4", 16, ours + 0.1),  # above complexity 15
+    ])
+    verdict = bench.paired_verdict(frame).set_index(["dataset", "label"])
+    assert set(verdict.index) == {("d", "tree max_depth=2"), ("d", "tree_raw max_depth=2"), ("d", "figs max_rules=5"),
+                                  ("d", "ripper max_rules=2")}
+    assert verdict.index[verdict["dominates"]].tolist() == [("d", "tree max_depth=2"), ("d", "ripper max_rules=2")]
+    assert verdict.loc[("d", "tree_raw max_depth=2"), ["diff", "se"]].tolist() == pytest.approx(
+        [0.02, np.std([0.10, -0.05, 0.01], ddof=1) / np.sqrt(3)])
+    assert verdict.loc[("d", "ripper max_rules=2"), "n"] == 2
+    text = bench.markdown(frame, _args(splits=3, rule_cv="defaults"))
+    assert ("| d | 5.0 | 0.820 | ripper max_rules=2 (4.0) | +0.045 ± 0.005 | tree max_depth=2, ripper max_rules=2 |"
+            in text)
+    assert "| e | 18.0 | 0.820 | - | - | no one |" in text
+
+
+def test_peers_runner_fits_figs_on_the_raw_features_too(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    y = np.tile([0, 1], 10)
+    raw = rng.normal(size=(20, 3)) + y[:, None]
+    path = tmp_path / "split.npz"
+    np.savez(path, X_train=(raw > 0.5).astype(np.uint8), y_train=y, X_test=(raw > 0.5).astype(np.uint8), y_test=y,
+             X_train_raw=raw, X_test_raw=raw)
+    with benchmark_module("peers_runner") as runner:
+        runner.main(["--data", str(path)])
+        rows = json.loads(capsys.readouterr().out)
+        raw_rows = [r for r in rows if r["method"] == "figs_raw"]
+        assert [r["setting"] for r in raw_rows] == [f"max_rules={k}" for k in runner.FIGS_RULES]
+        assert all(r["status"] == "ok" or "imodels" in r["status"] for r in raw_rows)  # imodels may be absent here
+        np.savez(path, X_train=np.zeros((4, 1)), y_train=[0, 1, 0, 1], X_test=np.zeros((2, 1)), y_test=[0, 1])
+        runner.main(["--data", str(path)])
+        assert "figs_raw" not in {r["method"] for r in json.loads(capsys.readouterr().out)}
