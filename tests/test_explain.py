@@ -44,8 +44,17 @@ samples = st.lists(st.integers(0, 1), min_size=NUM_FEATURES, max_size=NUM_FEATUR
 
 @settings(max_examples=400, deadline=None)
 @given(rules(), samples)
-def test_the_reason_is_a_smallest_set_that_forces_the_prediction(rule, x):
+def test_explanations_of_random_rules(rule, x):
+    """One draw serves the three checks below (400 examples each; drawing a rule costs more than
+    checking it): the reason is a smallest forcing set, each node reads as it evaluates, and the
+    incremental greedy reason is the plain one."""
     e = explain(rule, x)
+    check_the_reason_is_a_smallest_set_that_forces_the_prediction(rule, x, e)
+    check_each_node_is_reported_as_it_evaluates(rule, x, e)
+    check_the_incremental_greedy_reason_is_the_plain_one(rule, np.array(x, dtype=np.uint8))
+
+
+def check_the_reason_is_a_smallest_set_that_forces_the_prediction(rule, x, e):
     prediction = bool(reference_evaluate(rule, np.array([x]))[0])
     assert e.prediction == prediction and e.reason_kind == "smallest"
     fixed = [lit.index for lit in e.reason]
@@ -57,10 +66,7 @@ def test_the_reason_is_a_smallest_set_that_forces_the_prediction(rule, x):
         assert not forces(rule, x, smaller, prediction), smaller
 
 
-@settings(max_examples=300, deadline=None)
-@given(rules(), samples)
-def test_each_node_is_reported_as_it_evaluates(rule, x):
-    e = explain(rule, x)
+def check_each_node_is_reported_as_it_evaluates(rule, x, e):
     row = np.array([x])
     fixed = [lit.index for lit in e.reason]
     assert [n.path for n in e.nodes] == [path for path, _ in rule.walk()]
@@ -78,6 +84,21 @@ def test_each_node_is_reported_as_it_evaluates(rule, x):
         assert report.decided == (reference_evaluate(node, rows) == report.holds).all()
         assert report.in_reason == (isinstance(node, Literal) and node.index in fixed)
     assert e.nodes[0].decided
+
+
+def check_the_incremental_greedy_reason_is_the_plain_one(rule, x):
+    """Dropping a feature re-evaluates only what changes; the reason is the one a full
+    three-valued evaluation per dropped feature finds."""
+    from boolrules.rules.explain import _greedy_reason, _three_valued
+
+    prediction = bool(rule.evaluate(x.reshape(1, -1))[0])
+    known = {j: bool(x[j]) for j in sorted({lit.index for lit in rule.literals()})}
+    expected = dict(known)
+    for j in list(expected):
+        trial = {i: v for i, v in expected.items() if i != j}
+        if _three_valued(rule, trial)[()] == prediction:
+            expected = trial
+    assert _greedy_reason(rule, known, prediction) == tuple(sorted(expected))
 
 
 def test_a_reason_in_words():
@@ -194,24 +215,6 @@ def test_estimator_on_named_binary_features_explains_with_their_names_and_labels
         else:
             allowed = [{"smoker", "over 60"}, {"smoker", "diabetic"}]
         assert {e.condition(lit) for lit in e.reason} in allowed
-
-
-@settings(max_examples=200, deadline=None)
-@given(rules(), st.integers(0, 2**NUM_FEATURES - 1))
-def test_the_incremental_greedy_reason_is_the_plain_one(rule, bits):
-    """Dropping a feature re-evaluates only what changes; the reason is the one a full
-    three-valued evaluation per dropped feature finds."""
-    from boolrules.rules.explain import _greedy_reason, _three_valued
-
-    x = np.array([(bits >> j) & 1 for j in range(NUM_FEATURES)], dtype=np.uint8)
-    prediction = bool(rule.evaluate(x.reshape(1, -1))[0])
-    known = {j: bool(x[j]) for j in sorted({lit.index for lit in rule.literals()})}
-    expected = dict(known)
-    for j in list(expected):
-        trial = {i: v for i, v in expected.items() if i != j}
-        if _three_valued(rule, trial)[()] == prediction:
-            expected = trial
-    assert _greedy_reason(rule, known, prediction) == tuple(sorted(expected))
 
 
 @pytest.mark.parametrize("shape", ["flat", "two levels", "three levels"])

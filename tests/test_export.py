@@ -2,6 +2,7 @@
 expression (run in sqlite3) agree with `Rule.evaluate` on 0/1 features and, through the binarizer,
 on raw columns with missing values."""
 
+import contextlib
 import json
 import warnings
 import sqlite3
@@ -28,24 +29,43 @@ def python_predicate(source, name="rule"):
     return scope[name]
 
 
-def sql_select(frame, where):
+@contextlib.contextmanager
+def sql_table(frame):
+    """`frame` written once to an in-memory SQLite table, and a function giving the rows a WHERE
+    expression selects there (as a mask): writing the table costs far more than a query."""
     con = sqlite3.connect(":memory:")
-    frame.assign(_row=np.arange(len(frame))).to_sql("t", con, index=False)
-    rows = {r for (r,) in con.execute(f"SELECT _row FROM t WHERE {where}")}
-    con.close()
-    return np.isin(np.arange(len(frame)), list(rows))
+    try:
+        frame.assign(_row=np.arange(len(frame))).to_sql("t", con, index=False)
+        yield lambda where: np.isin(np.arange(len(frame)),
+                                    [r for (r,) in con.execute(f"SELECT _row FROM t WHERE {where}")])
+    finally:
+        con.close()
+
+
+def sql_select(frame, where):
+    with sql_table(frame) as select:
+        return select(where)
+
+
+@pytest.fixture(scope="module")
+def feature_tables():
+    """Every 0/1 row `X` as records with `NAMES`, and as SQLite tables with `NAMES` and with the
+    default names f0, f1, ...: read only, shared by the examples."""
+    frame = pd.DataFrame(X, columns=NAMES)
+    unnamed = pd.DataFrame(X, columns=[f"f{i}" for i in range(NUM_FEATURES)])
+    with sql_table(frame) as named_select, sql_table(unnamed) as unnamed_select:
+        yield frame.to_dict("records"), named_select, unnamed_select
 
 
 @settings(max_examples=60, deadline=None)
-@given(rules())
-def test_python_and_sql_agree_with_evaluate_on_features(rule):
+@given(rule=rules())
+def test_python_and_sql_agree_with_evaluate_on_features(feature_tables, rule):
+    records, named_select, unnamed_select = feature_tables
     expected = rule.evaluate(X)
-    frame = pd.DataFrame(X, columns=NAMES)
     predicate = python_predicate(to_python(rule, NAMES))
-    np.testing.assert_array_equal([predicate(row) for row in frame.to_dict("records")], expected)
-    np.testing.assert_array_equal(sql_select(frame, to_sql(rule, NAMES)), expected)
-    unnamed = pd.DataFrame(X, columns=[f"f{i}" for i in range(NUM_FEATURES)])
-    np.testing.assert_array_equal(sql_select(unnamed, to_sql(rule)), expected)
+    np.testing.assert_array_equal([predicate(row) for row in records], expected)
+    np.testing.assert_array_equal(named_select(to_sql(rule, NAMES)), expected)
+    np.testing.assert_array_equal(unnamed_select(to_sql(rule)), expected)
 
 
 @pytest.mark.parametrize("rule", [Zero(), One(), ~Choose(0, Literal(1)), AtLeast(0, ~Literal(2))])
@@ -78,14 +98,16 @@ def test_python_and_sql_on_raw_columns_agree_with_the_binarizer(raw):
     Xb = binarizer.transform(frame)
     names = binarizer.get_feature_names_out().tolist()
     rng = np.random.default_rng(0)
-    for _ in range(25):
-        picks = rng.choice(len(names), 4, replace=False)
-        literals = [Literal(int(j), bool(rng.integers(2))) for j in picks]
-        rule = [Or, And][rng.integers(2)](AtLeast(2, *literals[:3]), ~literals[3])
-        expected = rule.evaluate(Xb)
-        predicate = python_predicate(to_python(rule, binarizer=binarizer))
-        np.testing.assert_array_equal([predicate(row) for row in frame.to_dict("records")], expected)
-        np.testing.assert_array_equal(sql_select(frame, to_sql(rule, binarizer=binarizer)), expected)
+    records = frame.to_dict("records")
+    with sql_table(frame) as select:
+        for _ in range(25):
+            picks = rng.choice(len(names), 4, replace=False)
+            literals = [Literal(int(j), bool(rng.integers(2))) for j in picks]
+            rule = [Or, And][rng.integers(2)](AtLeast(2, *literals[:3]), ~literals[3])
+            expected = rule.evaluate(Xb)
+            predicate = python_predicate(to_python(rule, binarizer=binarizer))
+            np.testing.assert_array_equal([predicate(row) for row in records], expected)
+            np.testing.assert_array_equal(select(to_sql(rule, binarizer=binarizer)), expected)
     missing = names.index("DEBTINC is missing")
     assert to_sql(Literal(missing, True), binarizer=binarizer) == '(NOT ("DEBTINC" IS NULL))'
 
@@ -95,10 +117,11 @@ def test_every_literal_of_the_binarizer_agrees(raw):
     binarizer = QuantileBinarizer(missing="indicator").fit(frame)
     Xb = binarizer.transform(frame)
     rule = Or(*[Literal(j) for j in range(Xb.shape[1])])
+    records = frame.to_dict("records")
     for j in range(Xb.shape[1]):
         single = Literal(j)
         predicate = python_predicate(to_python(single, binarizer=binarizer))
-        got = np.array([predicate(row) for row in frame.to_dict("records")])
+        got = np.array([predicate(row) for row in records])
         np.testing.assert_array_equal(got, Xb[:, j].astype(bool), err_msg=binarizer.get_feature_names_out()[j])
         # a row from JSON holds None where a value is missing: only `is missing` features hold
         empty = dict.fromkeys(frame.columns, None)
@@ -181,14 +204,15 @@ def test_every_literal_selects_what_the_binarizer_says_on_many_dtypes(seed):
     Xb = binarizer.transform(frame)
     names = binarizer.get_feature_names_out()
     records = frame.to_dict("records")
-    for j in range(Xb.shape[1]):
-        for literal in (Literal(j), ~Literal(j)):
-            expected = literal.evaluate(Xb)
-            np.testing.assert_array_equal(sql_select(frame, to_sql(literal, binarizer=binarizer)), expected,
-                                          err_msg=f"SQL of {literal.to_str(names)}")
-            predicate = python_predicate(to_python(literal, binarizer=binarizer))
-            np.testing.assert_array_equal([predicate(row) for row in records], expected,
-                                          err_msg=f"Python of {literal.to_str(names)}")
+    with sql_table(frame) as select:
+        for j in range(Xb.shape[1]):
+            for literal in (Literal(j), ~Literal(j)):
+                expected = literal.evaluate(Xb)
+                np.testing.assert_array_equal(select(to_sql(literal, binarizer=binarizer)), expected,
+                                              err_msg=f"SQL of {literal.to_str(names)}")
+                predicate = python_predicate(to_python(literal, binarizer=binarizer))
+                np.testing.assert_array_equal([predicate(row) for row in records], expected,
+                                              err_msg=f"Python of {literal.to_str(names)}")
 
 
 def test_thresholds_read_back_exactly_in_sqlite():
@@ -298,20 +322,21 @@ def test_sql_warns_exactly_when_sqlite_cannot_run_it(operator, negated):
     frame = pd.DataFrame(X[:, :4], columns=[f"f{i}" for i in range(4)])
     depths = range(1, 100) if operator in (Or, And) else range(1, 30)
     warned = []
-    for depth in depths:
-        rule = _chain(operator, depth, negated)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            sql = to_sql(rule)
-        runs = True
-        try:
-            got = sql_select(frame, sql)
-        except sqlite3.OperationalError:
-            runs = False
-        assert bool(caught) == (not runs), (depth, [str(w.message) for w in caught])
-        if runs:
-            np.testing.assert_array_equal(got, rule.evaluate(X[:, :4]))
-        else:
-            assert "SQLite" in str(caught[0].message) and f"{depth} operators deep" in str(caught[0].message)
-            warned.append(depth)
+    with sql_table(frame) as select:
+        for depth in depths:
+            rule = _chain(operator, depth, negated)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                sql = to_sql(rule)
+            runs = True
+            try:
+                got = select(sql)
+            except sqlite3.OperationalError:
+                runs = False
+            assert bool(caught) == (not runs), (depth, [str(w.message) for w in caught])
+            if runs:
+                np.testing.assert_array_equal(got, rule.evaluate(X[:, :4]))
+            else:
+                assert "SQLite" in str(caught[0].message) and f"{depth} operators deep" in str(caught[0].message)
+                warned.append(depth)
     assert warned, "the chain never got too deep for SQLite"

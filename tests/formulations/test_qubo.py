@@ -64,11 +64,11 @@ def test_paired_ground_state_is_the_ilp_optimum(operator, seed, kwargs):
     minimal = problem.to_qubo(eta=True, slack="minimal")  # the paper's recipe, at the same guarantee
     assert qubo.num_variables <= minimal.num_variables and qubo.bqm.num_interactions <= minimal.bqm.num_interactions
     optimum = get_backend("highs").solve(problem)
-    states = dimod.ExactSolver().sample(qubo.bqm)
+    energy, grounds = exhaustive(qubo.bqm, qubo.labels, rtol=1e-5)  # dimod's ExactSolver, 50 times faster
     # the ILP's objective (a one-literal AtLeast_0 keeps its literal's λ; its rule, the constant, does not)
-    assert states.first.energy == pytest.approx(optimum.solver_objective, abs=1e-6)
-    for sample in states.lowest(atol=1e-9).samples():
-        sample = dict(sample)
+    assert energy == pytest.approx(optimum.solver_objective, abs=1e-6)
+    for row in grounds:
+        sample = dict(zip(qubo.labels, row.tolist()))
         assert qubo.feasible(sample).all()
         ground = problem.decode(qubo.variable_values(dict(sample))[0])
         assert problem.objective(ground) <= optimum.solver_objective + 1e-6

@@ -37,8 +37,9 @@ def all_states(count: int) -> np.ndarray:
     return ((np.arange(2**count)[:, None] >> np.arange(count - 1, -1, -1)) & 1).astype(np.int8)
 
 
-def exhaustive(bqm, labels=None, atol=1e-9):
-    """(minimum energy, every state within `atol` of it as rows over `labels`) of a BINARY `bqm`,
+def exhaustive(bqm, labels=None, atol=1e-9, rtol=0.0):
+    """(minimum energy, every state within `atol + rtol * |minimum|` of it, as rows over `labels`;
+    rtol=1e-5 keeps the states `dimod.SampleSet.lowest` keeps) of a BINARY `bqm`,
     by enumerating all 2^N states at once in numpy (N up to about 24): the variables split in two
     halves h, l, and E[h, l] = E_h[h] + E_l[l] + x_h J_hl x_l', a product of two small matrices."""
     labels = list(bqm.variables) if labels is None else list(labels)
@@ -54,5 +55,5 @@ def exhaustive(bqm, labels=None, atol=1e-9):
 
     energy = offset + own(Xh, high)[:, None] + own(Xl, low)[None, :] + (Xh @ J[np.ix_(high, low)]) @ Xl.T
     best = float(energy.min())
-    h, l = np.nonzero(energy <= best + atol)
+    h, l = np.nonzero(energy <= best + atol + rtol * abs(best))
     return best, np.concatenate([Xh[h], Xl[l]], axis=1).astype(np.int8)
