@@ -23,6 +23,7 @@ from ..validation import check_binary_labels, check_number
 from .descent import descend
 from .moves import LocalMoves, SearchSpace, random_rule
 from .oracle import OracleStats
+from .payoff import Payoff
 from .scan import LiteralScan
 
 __all__ = ["Trajectory", "StartResult", "RuleScorer", "anneal", "schedule"]
@@ -139,6 +140,16 @@ def schedule(num_iterations: int | None, temperatures: tuple[float, float],
         it += 1
 
 
+def _allowance(share: float | str, elapsed: float, phase: float, spent: float, paid: Payoff, oracle) -> float:
+    """Oracle seconds left to a start `elapsed` seconds in: `share` of them less the `spent` ones; with
+    share "auto", the share the oracle's calls have earned (`Payoff.share`: this start's counts `paid`
+    since its oracle's `phase` began, `phase` seconds in, with the earlier starts' on this process)."""
+    if share == "auto":
+        paid.oracle_seconds, paid.local_seconds = spent, elapsed - phase - spent
+        share = oracle.payoff.share(oracle.call_times.mean, paid)
+    return share * elapsed - spent
+
+
 def anneal(
     scorer: RuleScorer,
     space: SearchSpace,
@@ -154,7 +165,7 @@ def anneal(
     burn_in_progress: float = 0.0,
     report=None,
     scan_rate: float = 0.0,
-    oracle_share: float | None = None,
+    oracle_share: float | str | None = None,
     quench: bool = False,
     initial: Rule | None = None,
 ) -> StartResult:
@@ -169,7 +180,9 @@ def anneal(
     With `until` and `oracle_share`, the oracle's seconds stay within that share of the start's
     time so far: it is called only when what is left of that share covers its mean move so far
     (the oracle's `call_times`, which the starts of one process share), with what is left as its
-    time limit, so the local search keeps the rest of the clock. With `until`, a move is also
+    time limit, so the local search keeps the rest of the clock; "auto": the share the oracle's calls
+    have earned against local iterations (`payoff.Payoff`; a new best counts to the oracle when
+    made by its move or by the local moves that climb from it until the next call). With `until`, a move is also
     proposed only while a mean one fits in the slice's time left and no solve left behind by an
     earlier slice runs (`oracle.CallTimes`), so that moves do not eat the later starts' time.
     `report(stats)`, if given, is called with the oracle's counts after each oracle call.
@@ -190,18 +203,26 @@ def anneal(
     iterations = 0
     oracle_seconds = 0.0
     times = None if oracle is None else oracle.call_times
+    timed = until is not None and oracle_share is not None  # the oracle's seconds held to a share
+    paid = Payoff()  # this start's, from when its oracle may first be called (`phase` seconds in)
+    phase = None
+    climb = False  # the current rule climbs from an oracle move accepted since the last call
     for it, temperature, progress in schedule(num_iterations, temperatures, cooled):
         proposed = None
-        allowance = None if until is None or oracle_share is None else (
-            oracle_share * (time.perf_counter() - started) - oracle_seconds)
-        if (oracle is not None and it >= burn_in and progress >= burn_in_progress and stale >= patience
-                and (allowance is None or allowance > times.mean)
+        elapsed = time.perf_counter() - started if timed else 0.0
+        if oracle is not None and phase is None and it >= burn_in and progress >= burn_in_progress:
+            phase = elapsed
+        allowance = None
+        if (phase is not None and stale >= patience
+                and (not timed or (allowance := _allowance(
+                    oracle_share, elapsed, phase, oracle_seconds, paid, oracle)) > times.mean)
                 and (until is None or (not times.busy and cooled - time.monotonic() > times.mean))):
-            stale = 0
+            stale, climb = 0, False
             called = time.perf_counter()
             proposed = oracle.propose(current, scorer.memo, allowance)
             spent = time.perf_counter() - called
             oracle_seconds += spent
+            oracle.stats.seconds += spent
             times.add(spent)
             if report is not None:
                 report(oracle.stats)
@@ -217,12 +238,18 @@ def anneal(
         stale += 1
         if accepted:
             current, score, objective = proposed, proposed_score, proposed_objective
+            climb = climb or nonlocal_move
             if objective > best_objective:
+                if phase is not None:
+                    paid.credit(climb, objective - best_objective)
                 best, best_score, best_objective = current, score, objective
                 stale = 0
         if record:
             rows.append((objective, best_objective, temperature, accepted, delta if nonlocal_move else math.nan))
         iterations = it + 1
+    if timed and phase is not None:
+        paid.oracle_seconds, paid.local_seconds = oracle_seconds, elapsed - phase - oracle_seconds
+        oracle.payoff.add(paid)
     stats = None if oracle is None else oracle.stats
     trajectory = Trajectory.from_rows(rows) if record else None
     annealed, steps = best_objective, 0

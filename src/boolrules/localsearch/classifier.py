@@ -32,6 +32,7 @@ from ..workers import WORKER_STARTUP, local_workers, watch_parent, worker_task
 from .annealing import RuleScorer, StartResult, anneal
 from .moves import SearchSpace
 from .oracle import POLICIES, CallTimes, NonLocalOracle, OracleStats
+from .payoff import Payoff
 
 __all__ = ["RuleClassifier", "SearchConfig", "configured_max_samples"]
 
@@ -71,7 +72,7 @@ class SearchConfig:
     nonlocal_operators: tuple  # operator classes and depth-two `Shape`s
     burn_in: int
     burn_in_progress: float
-    oracle_share: float
+    oracle_share: float | str  # of a start's time, or "auto" (`payoff.Payoff`)
     patience: int
     max_samples: int | str | None  # rows, "auto" (`oracle_max_samples`) or None (every row)
     nonlocal_time_limit: float | str | None  # seconds, "auto" or None
@@ -83,16 +84,16 @@ class SearchConfig:
 
 def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     """(rng, until) -> NonLocalOracle for one start on `backend`; the oracles of one factory (the
-    starts on one process) share their `CallTimes`."""
+    starts on one process) share their `CallTimes` and `Payoff`."""
     weights = np.ones(len(y)) if config.metric == "accuracy" else balanced_sample_weight(y)
-    call_times = CallTimes()
+    call_times, payoff = CallTimes(), Payoff()
 
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
             max_samples=oracle_max_samples(config.max_samples, backend),
             time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng, until=until,
-            policy=config.nonlocal_policy, call_times=call_times,
+            policy=config.nonlocal_policy, call_times=call_times, payoff=payoff,
         )
 
     return factory
@@ -266,6 +267,9 @@ class RuleClassifier(RuleEstimator):
     nonlocal_time_share : under a `time_budget`, the most of each start's time so far that oracle
         calls may take (a call is made only while some is left, with what is left as its time limit),
         so the local search keeps the rest; without a budget it is unused and the fit repeats exactly.
+        "auto": 0.25 while the calls of this fit's starts raise the best objective per second at least
+        as fast as local iterations do once calls are allowed, shrinking toward 0 by the ratio of those
+        rates where they do not (`localsearch/payoff.py`).
     nonlocal_policy : how a non-local move picks its node and operator: "random" a uniform node and
         operator (the paper's Algorithm 2); "gain" a node drawn by the error weight its replacement
         could remove (no call when the rule is right everywhere) and the operator by Thompson
@@ -316,7 +320,7 @@ class RuleClassifier(RuleEstimator):
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [None, StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "nonlocal_time_limit": [None, StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
-        "nonlocal_time_share": [Interval(Real, 0, 1, closed="right")],
+        "nonlocal_time_share": [StrOptions({"auto"}), Interval(Real, 0, 1, closed="right")],
         "nonlocal_policy": [StrOptions(set(POLICIES))],
         "scan_moves": [Interval(Real, 0, 1, closed="both")],
         "quench": ["boolean"],
@@ -452,7 +456,8 @@ class RuleClassifier(RuleEstimator):
             nonlocal_operators=resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators"),
             burn_in=burn_in,
             burn_in_progress=burn_in_progress,
-            oracle_share=float(self.nonlocal_time_share),
+            oracle_share=self.nonlocal_time_share if isinstance(self.nonlocal_time_share, str) else float(
+                self.nonlocal_time_share),
             patience=int(self.patience),
             max_samples=configured_max_samples(self.max_samples, self.nonlocal_backend),
             nonlocal_time_limit=self.nonlocal_time_limit,

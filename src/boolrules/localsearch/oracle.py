@@ -25,6 +25,7 @@ from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, 
 from ..sampling import subsample_rows
 from ..seeding import draw_seed
 from .moves import SearchSpace, node_at, replace_at
+from .payoff import Payoff
 
 __all__ = ["CallTimes", "NonLocalOracle", "OracleStats", "depth_two_bounds", "native_form", "POLICIES"]
 
@@ -44,7 +45,8 @@ class OracleStats:
     solver itself contributed: of the calls it `solved` (answered with a rule), those whose raw
     answer (a sampler's lowest-energy sample as it stands) was a valid rule (`raw_feasible`), and
     each proposed move by the first stage of the answer that already reached its objective
-    (`moves_by_stage`: "raw", the solver's own; "repaired"; "polished", the classical clean-up's)."""
+    (`moves_by_stage`: "raw", the solver's own; "repaired"; "polished", the classical clean-up's);
+    the wall `seconds` the search waited on the oracle."""
 
     calls: int = 0
     proposed: int = 0
@@ -53,6 +55,7 @@ class OracleStats:
     solved: int = 0
     raw_feasible: int = 0
     moves_by_stage: dict = field(default_factory=dict)
+    seconds: float = field(default=0.0, compare=False)  # wall time: runs that repeat exactly still compare equal
 
     def fail(self, kind: str) -> None:
         self.failures[kind] = self.failures.get(kind, 0) + 1
@@ -146,11 +149,12 @@ class NonLocalOracle:
     left until `until` (a `time.monotonic()` value: the end of the start's time slice). With `until`,
     on every backend, a solve still running then is left to end in the background, its answer
     unused (`_solve`). `call_times` (None: the oracle's own) times the moves of all the starts
-    on one process."""
+    on one process, and `payoff` (None: its own) counts what they and the local moves gained."""
 
     def __init__(self, bits, X: np.ndarray, y: np.ndarray, weights: np.ndarray, space: SearchSpace,
                  backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random,
-                 until: float | None = None, policy: str = "random", call_times: CallTimes | None = None):
+                 until: float | None = None, policy: str = "random", call_times: CallTimes | None = None,
+                 payoff: Payoff | None = None):
         if policy not in POLICIES:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         self.bits = bits
@@ -170,6 +174,7 @@ class NonLocalOracle:
         self.until = until if "time_limit" in backend.capabilities else None
         self.slice_end = until
         self.call_times = CallTimes() if call_times is None else call_times
+        self.payoff = Payoff() if payoff is None else payoff
         self.rng = rng
         self.policy = policy
         self._wins = dict.fromkeys(operators, 0)  # per operator: proposals that lowered the error, and not
