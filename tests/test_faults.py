@@ -244,7 +244,8 @@ ORPHANED_FIT = textwrap.dedent("""
     y = (X[:, 0] | X[:, 1]).astype(np.uint8)
     print("fitting", time.process_time(), flush=True)  # what the imports cost, as they will in each worker
     if sys.argv[1] == "cv":
-        RuleClassifierCV(complexities=[5], cv=2, num_starts=1, num_iterations=10**7, n_jobs=2).fit(X, y)
+        RuleClassifierCV(complexities=[5], cv=2, num_starts=1, num_iterations=10**7, fold_iterations=None,
+                         n_jobs=2).fit(X, y)
     else:
         RuleClassifier(num_starts=4, num_iterations=10**7, n_jobs=2, verbose=sys.argv[1] == "verbose").fit(X, y)
 """)

@@ -40,7 +40,7 @@ def fitted(planted):
     X, y = planted
     # 3 is too few literals for the planted rule, 4 is enough (larger budgets take the same path)
     return RuleClassifierCV(complexities=[3, 4], lams=[0.0, 0.01], cv=3, random_state=0, num_starts=4,
-                            num_iterations=1000).fit(X, y)
+                            num_iterations=1000, fold_starts=None).fit(X, y)
 
 
 def test_chooses_the_planted_complexity_and_refits_it(fitted, planted):
@@ -66,6 +66,13 @@ def test_one_standard_error_rule_prefers_the_simpler_candidate():
     one_se = RuleClassifierCV(selection="one_se")._select(candidates, scores)
     best = RuleClassifierCV(selection="best")._select(candidates, scores)
     assert (one_se, best) == (1, 2)  # 0.90 is within one standard error (0.0115) of 0.91; 0.80 is not
+    assert RuleClassifierCV()._select(candidates, scores) == best  # the default
+
+
+def test_best_mean_ties_go_to_the_simplest_candidate():
+    candidates = [(5, 0.0), (3, 0.0), (3, 0.01)]  # lam-major order puts a larger complexity first
+    scores = np.array([[0.9, 0.8, 0.9], [0.8, 0.9, 0.8]])
+    assert RuleClassifierCV(selection="best")._select(candidates, scores) == 2  # complexity 3, larger lam
 
 
 def _fitted(rule, objective):
@@ -131,6 +138,18 @@ def test_the_rounds_search_with_the_fold_budget_and_the_chosen_candidate_gets_th
     assert (final["num_starts"], final["num_iterations"], final["max_complexity"]) == (5, 700, 3)
     assert final["init_rule"] == rounds_rule  # the round's refit at the chosen complexity
     assert search.best_rule_ == (final_rule if final_kept else rounds_rule)
+
+
+@pytest.mark.parametrize("params, rounds", [
+    ({}, (2, 1000)),  # the defaults: rounds of 2 x 1000, the chosen candidate refitted with 10 x 2000
+    ({"num_starts": 1, "num_iterations": 300}, (1, 300)),  # the caps never raise the search
+    ({"fold_starts": None, "fold_iterations": None}, (10, 2000)),
+    ({"num_iterations": None, "time_budget": 1.0}, (2, 1000)),
+    ({"num_iterations": None, "time_budget": 1.0, "fold_iterations": None}, (2, None)),
+])
+def test_fold_caps_bound_the_rounds_search(params, rounds):
+    settings = RuleClassifierCV(**params)._round_params()
+    assert (settings["num_starts"], settings["num_iterations"]) == rounds
 
 
 def test_a_smaller_fold_budget_refits_the_chosen_candidate_for_real(planted):
