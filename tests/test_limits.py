@@ -121,7 +121,9 @@ def test_rule_printing_with_enough_names():
     (["solve", "--test-size", "5"], "--test-size"), (["solve", "--lam", "nan"], "--lam"),
     (["solve", "--time-limit", "-1"], "--time-limit"), (["solve", "--min-num-literals", "-1"], "--min-num-literals"),
     (["fit", "--time-budget", "nan"], "--time-budget"), (["fit", "--scan-moves", "2"], "--scan-moves"),
-    (["fit", "--nonlocal-time-share", "0"], "--nonlocal-time-share"), (["fit", "--num-starts", "0"], "--num-starts"),
+    (["fit", "--nonlocal-time-share", "0"], "--nonlocal-time-share"), (["fit", "--nonlocal-time-share", "most"],
+                                                                       "--nonlocal-time-share"),
+    (["fit", "--num-starts", "0"], "--num-starts"),
     (["fit", "--max-depth", "0"], "--max-depth"), (["fit", "--max-complexity", "1"], "--max-complexity"),
     (["fit", "--lam", "-1"], "--lam"), (["inspect", "--min-terms", "-1"], "--min-terms"),
     (["inspect", "--embed-timeout", "inf"], "--embed-timeout"), (["inspect", "--embed-timeout", "1e12"], "--embed-timeout"),
@@ -132,6 +134,18 @@ def test_cli_bad_values_name_the_option(args, option, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err
     assert f"argument {option}:" in err and "train_test_split" not in err
+
+
+def test_cli_nonlocal_time_share_takes_auto(monkeypatch):
+    from boolrules.cli import fit, main
+
+    shares = []
+    real = fit.RuleClassifier
+    monkeypatch.setattr(fit, "RuleClassifier", lambda **params: shares.append(params["nonlocal_time_share"])
+                        or real(**params))
+    assert main(["fit", "--nonlocal-time-share", "auto", "--nonlocal-backend", "native", "--time-budget", "0.5",
+                 "--num-starts", "1", "--max-complexity", "3", "--json"]) == 0
+    assert shares == ["auto"]
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED
                       POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_EMBEDDING_TIMEOUT_CAP,
                       QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
 from .values import (MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
-                     rows_or_auto)
+                     rows_or_auto, share_or_auto)
 
 __all__ = ["build_parser"]
 
@@ -155,9 +155,10 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--nonlocal-time-limit", type=call_limit, default=learner["nonlocal_time_limit"],
                         metavar="S", help="seconds per non-local solve, none for the backend's own, or auto: 1 s, "
                                           "and under --time-budget 0.4%% of each start's time (default: %(default)s)")
-    search.add_argument("--nonlocal-time-share", type=bounded(float, 0, 1, open_low=True), default=learner["nonlocal_time_share"], metavar="F",
-                        help="under --time-budget, the most of each start's time oracle calls may take "
-                             "(default: %(default)s)")
+    search.add_argument("--nonlocal-time-share", type=share_or_auto, default=learner["nonlocal_time_share"], metavar="F",
+                        help="under --time-budget, the most of each start's time oracle calls may take, or auto: "
+                             "that share while the calls raise the best rule as fast as local moves, less where they "
+                             "do not (default: %(default)s)")
     search.add_argument("--nonlocal-policy", choices=POLICIES, default=learner["nonlocal_policy"],
                         help="how a non-local move picks its node and operator (default: %(default)s)")
     search.add_argument("--scan-moves", type=bounded(float, 0, 1), default=learner["scan_moves"], metavar="RATE",

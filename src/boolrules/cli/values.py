@@ -53,6 +53,16 @@ def call_limit(text: str) -> float | str | None:
     return value
 
 
+def share_or_auto(text: str) -> float | str:
+    """The non-local time share: a number > 0 and <= 1, or "auto" (the share the calls earn)."""
+    if text.lower() == "auto":
+        return "auto"
+    try:
+        return bounded(float, 0, 1, open_low=True)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be a number > 0 and <= 1, or auto, got {text!r}") from None
+
+
 def n_jobs(text: str) -> int:
     """Parallel workers: an integer from 1 to `MAX_JOBS`, or from -1 to -`MAX_JOBS` (joblib's count
     back from the machine's cores: -1 is all of them); 0 is no count of workers."""
