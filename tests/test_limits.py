@@ -366,6 +366,27 @@ def test_ctrl_c_while_the_command_line_loads_is_an_interrupt():
     assert proc.returncode == 130 and err.decode().strip() == "boolrules: interrupted"
 
 
+def test_ctrl_c_inside_a_commands_imports_is_an_interrupt_after_them(monkeypatch, capsys):
+    """A Ctrl-C that lands inside a library's import is held until the command's imports end, so a
+    library's bare `except` (or an import error it turns into) cannot lose it."""
+    import importlib
+    import signal
+    from types import SimpleNamespace
+
+    cli_main = importlib.import_module("boolrules.cli.main")  # the module (boolrules.cli.main is its function)
+
+    def importing(name, package):
+        try:
+            signal.raise_signal(signal.SIGINT)
+        except BaseException:  # as a library's bare `except` around an optional import
+            pass
+        return SimpleNamespace(run=lambda args: 0)
+
+    monkeypatch.setattr(cli_main, "import_module", importing)
+    assert cli_main.main(["datasets"]) == 130 and capsys.readouterr().err.strip() == "boolrules: interrupted"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_import_boolrules_loads_no_dependency_stack():
     """`import boolrules` in a fresh interpreter loads no dependency, and a subpackage is an attribute
     on first use; the public names resolve (here, where the stack is loaded: resolving loads it)."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
+from contextlib import contextmanager
 from importlib import import_module
 
 from .errors import SolverFailure, UsageError
@@ -41,7 +43,27 @@ def main(argv=None) -> int:
 def _command(name: str):
     """The `run` of the command `name`, its module imported once the command line is parsed and no
     other: the commands load the library (numpy, scikit-learn, Pyomo and dimod take seconds)."""
-    return import_module(f".{name}", __package__).run
+    with _interrupts_held():
+        return import_module(f".{name}", __package__).run
+
+
+@contextmanager
+def _interrupts_held():
+    """A Ctrl-C within the block reaches the handler as it ends: raised inside an import, it would
+    surface as the importing library's error (numpy: "PyCapsule_Import could not import module") or
+    be lost in a library's bare `except`. Held only where a Python handler is set, in the main thread."""
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous) or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    signal.signal(signal.SIGINT, lambda signum, frame: held.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if held:
+            previous(signal.SIGINT, held[0])
 
 
 def _one_line(exc: BaseException) -> str:
