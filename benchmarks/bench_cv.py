@@ -41,7 +41,8 @@ DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn")
 
 def _cpu_seconds() -> float:
     """CPU seconds of this process and its ended children (the fit's joblib workers)."""
-    return sum(r.ru_utime + r.ru_stime for r in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)))
+    usages = map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    return sum(usage.ru_utime + usage.ru_stime for usage in usages)
 
 
 def fit_one(job: dict) -> dict:

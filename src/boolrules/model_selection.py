@@ -323,7 +323,7 @@ class RuleClassifierCV(RuleEstimator):
         standard error of it ("one_se")."""
         mean = scores.mean(axis=0)
         best = int(np.argmax(mean))
-        standard_error = scores[:, best].std(ddof=1) / np.sqrt(len(scores)) if len(scores) > 1 else 0.0
-        slack = standard_error if self.selection == "one_se" else 0.0
+        one_se = self.selection == "one_se" and len(scores) > 1
+        slack = scores[:, best].std(ddof=1) / np.sqrt(len(scores)) if one_se else 0.0  # one standard error
         within = np.flatnonzero(mean >= mean[best] - slack - 1e-12)
         return int(min(within, key=lambda j: (candidates[j][0], -candidates[j][1], j)))
