@@ -274,9 +274,10 @@ def _set_objective(kind, truth, chosen, wp, wn, lam):
 @pytest.mark.parametrize("kind", ["Or", "AtLeast", "Choose"])
 @pytest.mark.parametrize("seed", range(40))
 def test_descent_ends_where_no_swap_addition_or_drop_helps(kind, seed):
-    """From a random valid set (exclusive: one literal per feature), the descent returns a valid set (literal bounds, no feature with both
-    literals when exclusive) with its true objective and k, no worse than the start, and no set one
-    swap, addition or drop away (enumerated) is better."""
+    """From a random valid set (exclusive: one literal per feature), the descent returns a valid set
+    (literal bounds, no feature with both literals when exclusive) with its true objective and k,
+    no worse than the start, and no set one swap, addition or drop away (for Or also two additions;
+    enumerated) is better."""
     from boolrules.backends.depth_one_search import _descend
 
     rng = np.random.default_rng([seed, ["Or", "AtLeast", "Choose"].index(kind), 5])
@@ -309,7 +310,8 @@ def test_descent_ends_where_no_swap_addition_or_drop_helps(kind, seed):
         assert error + lam * len(chosen) == pytest.approx(objective, abs=1e-9)
     others = [l for l in range(2 * m) if l not in chosen]
     neighbours = ([chosen + [l] for l in others] + [chosen[:i] + chosen[i + 1:] for i in range(len(chosen))]
-                  + [chosen[:i] + [l] + chosen[i + 1:] for i in range(len(chosen)) for l in others])
+                  + [chosen[:i] + [l] + chosen[i + 1:] for i in range(len(chosen)) for l in others]
+                  + ([chosen + list(pair) for pair in itertools.combinations(others, 2)] if kind == "Or" else []))
     for neighbour in filter(valid, neighbours):
         assert _set_objective(kind, truth, neighbour, wp, wn, lam) >= objective - 1e-9
 
@@ -337,3 +339,24 @@ def test_a_timed_search_widens_its_beams_then_proves_the_brute_force_optimum(mon
     assert result.objective == pytest.approx(problem.objective(result.rule), abs=1e-12)
     assert result.objective <= expected + 1e-9
     assert widths == sorted(set(widths)) and widths[-1] == search.WIDEST
+
+
+@pytest.mark.parametrize("exclusive", [True, False])
+def test_descent_adds_two_literals_at_once_for_or_but_never_a_feature_twice(exclusive):
+    """Or on features a, b: a row wanting 0 where both are true, one wanting 1 where only a is, one
+    where only b is, a heavy one wanting 0 where neither is. Each single addition hurts, a and b
+    together help. On a feature c whose two literals together are true on every row, the best,
+    {c, ~c}, is not allowed when exclusive."""
+    from boolrules.backends.depth_one_search import _descend
+
+    X = np.array([[1, 1], [1, 0], [0, 1], [0, 0]], dtype=bool)
+    truth = np.concatenate([X, ~X], axis=1).astype(np.int16)
+    wp, wn = np.array([0, 1.5, 1.5, 0]), np.array([2, 0, 0, 5.0])
+    chosen, _, objective = _descend("Or", truth, (np.arange(4) + 2) % 4, wp, wn, 0.0, 0, 2, exclusive,
+                                    np.zeros(0, np.int64), None)
+    assert sorted(chosen.tolist()) == [0, 1] and objective == pytest.approx(2.0)
+    c = np.array([[1, 0], [0, 1], [1, 0]], dtype=np.int16)  # c and ~c on rows wanting 1, 1, 0
+    chosen, _, objective = _descend("Or", c, np.array([1, 0]), np.array([1.0, 1, 0]), np.array([0, 0, 0.1]), 0.0, 0,
+                                    2, exclusive, np.zeros(0, np.int64), None)
+    assert sorted(chosen.tolist()) == ([1] if exclusive else [0, 1])
+    assert objective == pytest.approx(1.0 if exclusive else 0.1)

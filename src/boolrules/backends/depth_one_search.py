@@ -195,10 +195,11 @@ def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusi
 
 
 def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, chosen, deadline):
-    """The set `chosen` improved by the best single move (swap a literal for another, add one or
-    drop one, within the literal bounds, best k each) while one lowers the objective and
-    `deadline` (perf_counter; None: none) has not passed: (set, k, objective). Every move of a kind
-    is scored at once (`_child_scores` over all members' sets without them). It proves nothing."""
+    """The set `chosen` improved by the best move (swap a literal for another, add one or drop one;
+    for Or also add two; within the literal bounds, best k each) while one lowers the objective
+    and `deadline` (perf_counter; None: none) has not passed: (set, k, objective). Every move of a
+    kind is scored at once (`_child_scores` over all members' sets without them; Or's pairs by one
+    product). It proves nothing."""
     columns = truth.astype(float)
     chosen = np.asarray(chosen, dtype=np.int64)
     counts = truth[:, chosen].sum(axis=1, dtype=np.int16)
@@ -213,7 +214,14 @@ def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, excl
         if size < max_literals and free.any():
             added = np.flatnonzero(free)
             errors, k = _child_scores(kind, counts[None, :], columns[:, added], size + 1, wp, wn)
-            moves.append((errors[0] + lam * (size + 1), None if k is None else k[0], None, added))
+            moves.append((errors[0] + lam * (size + 1), None if k is None else k[0], None, added[:, None]))
+            if kind == "Or" and size + 2 <= max_literals:  # two literals at once: one product for Or
+                missed = 1.0 - columns[:, added]  # a pair misses row i when both do (and the set does)
+                errors = (missed * np.where(counts == 0, wp - wn, 0.0)[:, None]).T @ missed + wn.sum()
+                first, second = np.triu_indices(len(added), 1)
+                valid = (partner[added[first]] != added[second]) | (not exclusive)
+                moves.append((np.where(valid, errors[first, second] + lam * (size + 2), np.inf), None, None,
+                              np.stack([added[first], added[second]], axis=1)))
         if size > min_literals:
             errors, k = _scores(kind, counts[None, :] - truth[:, chosen].T, size - 1, wp, wn)
             moves.append((errors + lam * (size - 1), k, np.arange(size), None))
@@ -227,7 +235,7 @@ def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, excl
                 valid = free[swapped][None, :] | (swapped[None, :] == partner[chosen][:, None])
                 objective = np.where(valid, errors + lam * size, np.inf)
                 member, literal = np.divmod(np.arange(objective.size), len(swapped))
-                moves.append((objective.ravel(), None if k is None else k.ravel(), member, swapped[literal]))
+                moves.append((objective.ravel(), None if k is None else k.ravel(), member, swapped[literal, None]))
         step = None
         for objective, k, member, literal in moves:
             i = int(np.argmin(objective))
@@ -241,7 +249,7 @@ def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, excl
             counts = counts - truth[:, chosen[member]]
             chosen = np.delete(chosen, member)
         if literal is not None:
-            counts = counts + truth[:, literal]
+            counts = counts + truth[:, literal].sum(axis=1, dtype=np.int16)
             chosen = np.append(chosen, literal)
         best = (np.sort(chosen), k, objective)
     return best
