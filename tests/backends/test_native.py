@@ -360,3 +360,20 @@ def test_descent_adds_two_literals_at_once_for_or_but_never_a_feature_twice(excl
                                     2, exclusive, np.zeros(0, np.int64), None)
     assert sorted(chosen.tolist()) == ([1] if exclusive else [0, 1])
     assert objective == pytest.approx(1.0 if exclusive else 0.1)
+    chosen, _, _ = _descend("Or", c, np.array([1, 0]), np.array([1.0, 1, 0]), np.array([0, 0, 0.1]), 0.0, 1, 3,
+                            exclusive, np.array([0]), None)  # one literal left, room for two: no pair to score
+    assert sorted(chosen.tolist()) == ([1] if exclusive else [0, 1])
+
+
+def test_a_timed_search_whose_beams_find_nothing_returns_its_incumbent(monkeypatch):
+    """A beam whose deadline passed before its first size returns no set (here every beam): the
+    timed search goes on from the descended incumbent to the proven optimum."""
+    from boolrules.backends import depth_one_search as search
+
+    monkeypatch.setattr(search, "_beam", lambda *args: [])
+    rng = np.random.default_rng(4)
+    problem = random_problem(rng, "AtLeast", 40, 5, 3, True, False, 0.0, 1, weighted=True)
+    result = get_backend("native", time_limit=60).solve(problem)
+    expected = best_objective(problem.X, problem.y, problem.weights, "AtLeast", min_lit=1, max_lit=3, lam=0.0,
+                              negated=False)
+    assert result.status == "optimal" and result.solver_objective == pytest.approx(expected, abs=1e-9)

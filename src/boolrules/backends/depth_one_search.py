@@ -206,7 +206,7 @@ def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, excl
     errors, k = _scores(kind, counts[None, :], len(chosen), wp, wn)
     best = (np.sort(chosen), None if k is None else int(k[0]), float(errors[0]) + lam * len(chosen))
     while deadline is None or time.perf_counter() < deadline:
-        size, moves = len(chosen), []  # (objective, k, dropped member, added literal) of each kind
+        size, moves = len(chosen), []  # (objective, k, dropped member, added literals) of each kind
         free = np.ones(truth.shape[1], bool)
         free[chosen] = False
         if exclusive:
@@ -215,7 +215,7 @@ def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, excl
             added = np.flatnonzero(free)
             errors, k = _child_scores(kind, counts[None, :], columns[:, added], size + 1, wp, wn)
             moves.append((errors[0] + lam * (size + 1), None if k is None else k[0], None, added[:, None]))
-            if kind == "Or" and size + 2 <= max_literals:  # two literals at once: one product for Or
+            if kind == "Or" and size + 2 <= max_literals and len(added) > 1:  # two at once: one product for Or
                 missed = 1.0 - columns[:, added]  # a pair misses row i when both do (and the set does)
                 errors = (missed * np.where(counts == 0, wp - wn, 0.0)[:, None]).T @ missed + wn.sum()
                 first, second = np.triu_indices(len(added), 1)
@@ -367,7 +367,7 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         pending += _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
                          width, deadline)
         pending.sort(key=lambda found: found[2])
-        if pending[0][2] < best - _EPS:  # kept even when no time is left to descend from it
+        if pending and pending[0][2] < best - _EPS:  # kept even when no time is left to descend from it
             best_set, best_k, best = pending[0]
         for first in pending:
             if best <= floor + _EPS or _passed(deadline):
