@@ -377,3 +377,18 @@ def test_a_timed_search_whose_beams_find_nothing_returns_its_incumbent(monkeypat
     expected = best_objective(problem.X, problem.y, problem.weights, "AtLeast", min_lit=1, max_lit=3, lam=0.0,
                               negated=False)
     assert result.status == "optimal" and result.solver_objective == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_timed_search_without_a_beam_width_runs_one_beam(monkeypatch):
+    """Only the native backend widens its beams: a timed `search_depth_one` left at its default (as
+    the depth-two search's term solves call it, sharing their time between slots) runs one beam."""
+    from boolrules.backends import depth_one_search as search
+
+    widths = []
+    beam = search._beam
+    monkeypatch.setattr(search, "_beam", lambda *args: widths.append(args[-2]) or beam(*args))
+    rng = np.random.default_rng(5)
+    X, target = rng.integers(0, 2, (40, 6)), rng.random(40) < 0.5
+    found = search.search_depth_one(X, target, rng.uniform(0.5, 2, 40), "AtLeast", min_literals=1, max_literals=4,
+                                    lam=0.0, exclusive=True, time_limit=60)
+    assert found.optimal and len(widths) == 1

@@ -26,7 +26,7 @@ from threadpoolctl import ThreadpoolController
 __all__ = ["SearchResult", "search_depth_one"]
 
 _EPS = 1e-9
-WIDEST = 1024  # the widest beam of a timed search over more than two literals
+WIDEST = 1024  # the widest beam of the native backend's timed searches
 
 
 @dataclass
@@ -305,11 +305,12 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
     both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
     starting solution, and so is the best set of each size of beam searches (`_beam`), all
-    improved by `_descend` before the branch and bound. `beam_width` is the widest beam (0: none,
-    nor any descent). By default one beam, 8 wide up to 2 literals, else as wide as 2e6 row-literal
-    scores per level allow (within 8..128); a timed search on more literals then widens it x4 up
-    to `WIDEST` while its time lasts (its incumbent is what it returns when neither bound closes).
-    `time_limit` (seconds) stops the search with the best set so far."""
+    improved by `_descend` before the branch and bound. The first beam is 8 wide up to 2 literals,
+    else as wide as 2e6 row-literal scores per level allow (within 8..128); further beams, x4 wider
+    while the time lasts, up to `beam_width` (over more than 2 literals; None: the first width; 0:
+    no beam nor descent): the native backend's timed searches go up to `WIDEST`, as their incumbent
+    is what they return when neither bound closes. `time_limit` (seconds) stops the search with the
+    best set so far."""
     start = time.perf_counter()
     m = X.shape[1]
     X = X.astype(bool)
@@ -357,8 +358,8 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
     first_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128)) if max_literals > 2 else 8
-    if beam_width is None:
-        beam_width = WIDEST if time_limit is not None and max_literals > 2 else first_width
+    if beam_width is None or max_literals <= 2:
+        beam_width = first_width if beam_width is None else min(beam_width, first_width)
     deadline = None if time_limit is None else start + time_limit
     pending, tried, width = [(best_set, best_k, best)], set(), 0
     while beam_width > 0 and best > floor + _EPS and not _passed(deadline):

@@ -15,7 +15,7 @@ from ..formulations.chain import Chain, Reduction
 from ..formulations.depth_two_problem import DepthTwoProblem
 from ..validation import check_number
 from .base import Answer, Backend, unknown_options
-from .depth_one_search import search_depth_one
+from .depth_one_search import WIDEST, search_depth_one
 from .depth_two_search import DepthTwoResult, search_depth_two
 from .registry import register_backend
 
@@ -80,7 +80,8 @@ class NativeBackend(Backend):
         return check_native_options(self.name, options)
 
     def solve_form(self, problem, time_left: float | None, **options) -> Answer:
-        """The search from the greedy rule, within the `time_left`."""
+        """The search from the greedy rule, within the `time_left`; timed, its beams widen up to
+        `WIDEST` while the time lasts (on root replacements its incumbent is the answer)."""
         deadline = None if time_left is None else time.perf_counter() + time_left
         if isinstance(problem, DepthTwoProblem):
             return self._solve_depth_two(problem, time_left)
@@ -90,6 +91,7 @@ class NativeBackend(Backend):
             problem.X, problem.target, problem.weights, problem.operator,
             min_literals=problem.min_num_literals, max_literals=problem.max_num_literals, lam=problem.lam,
             exclusive=problem.exclusive_literals, incumbent=first.literals,
+            beam_width=None if deadline is None else WIDEST,
             time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
         )
         return Answer(found, "optimal" if found.optimal else "time_limit", objective=found.objective,
