@@ -41,6 +41,7 @@ from boolrules.formulations import depth_one
 
 DATASETS = ("breast_cancer", "credit_risk", "customer_churn")
 CLASSES = ((1, 2, "1-2 literals"), (3, 5, "3-5 literals"), (6, 9, "6-9 literals"))
+SUMMARIES = CLASSES + ((3, 9, "3-9 literals"),)  # the classes, then the issue's target (issue 28 item 1)
 
 
 class Recording(Backend):
@@ -178,7 +179,7 @@ def main():
         print("\n| subproblems | calls | native reached HiGHS's objective | ratio of summed seconds | "
               "median ratio | calls >= 10x |")
         print("|---|---|---|---|---|---|")
-        for low, high, title in CLASSES:
+        for low, high, title in SUMMARIES:
             report_equal(title, [r for r in everything if low <= r["problem"].max_num_literals <= high])
         report_equal("all", everything)
     print("\n| subproblems | calls | HiGHS median / mean ms | native median / mean ms | mean ratio | "
@@ -186,7 +187,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|")
     for name in rows:
         report(name, rows[name])
-    for low, high, title in CLASSES:
+    for low, high, title in SUMMARIES:
         report(title, [r for r in everything if low <= r["problem"].max_num_literals <= high])
     report("all", everything)
     build = sum(r["highs"]["build"] for r in everything) / sum(r["highs"]["seconds"] for r in everything)

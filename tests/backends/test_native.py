@@ -250,7 +250,7 @@ def test_the_beam_narrows_to_what_its_deadline_leaves(monkeypatch, kind):
     args = (kind, truth, (np.arange(20) + 10) % 20, weights * target, weights * ~target, 0.0, 1, 4, True, 0.0)
 
     def found(width, deadline):
-        best = search._beam(*args, width, deadline)
+        best = min(search._beam(*args, width, deadline), key=lambda found: found[2])
         return sorted(best[0].tolist()), best[1], round(best[2], 12)
 
     readings = iter(range(100))  # perf_counter per size: its start, then one tick later (one set grown)
@@ -258,3 +258,137 @@ def test_the_beam_narrows_to_what_its_deadline_leaves(monkeypatch, kind):
     narrowed = found(8, 4.5)  # after size s at time s: int((4.5 - s) / (4 - s)) = 1 for s = 1, 2, 3
     monkeypatch.undo()
     assert narrowed == found(1, None) != found(8, None)
+
+
+def _set_objective(kind, truth, chosen, wp, wn, lam):
+    """Reference: the weighted error of the literal set `chosen` at its best k, plus λ per literal."""
+    counts = truth[:, list(chosen)].sum(axis=1)
+    ks = [1] if kind == "Or" else range(len(chosen) + 1)
+    if kind == "Choose":
+        error = min((counts != k) @ wp + (counts == k) @ wn for k in ks)
+    else:
+        error = min((counts < k) @ wp + (counts >= k) @ wn for k in ks)
+    return error + lam * len(chosen)
+
+
+@pytest.mark.parametrize("kind", ["Or", "AtLeast", "Choose"])
+@pytest.mark.parametrize("seed", range(40))
+def test_descent_ends_where_no_swap_addition_or_drop_helps(kind, seed):
+    """From a random valid set (exclusive: one literal per feature), the descent returns a valid set
+    (literal bounds, no feature with both literals when exclusive) with its true objective and k,
+    no worse than the start, and no set one swap, addition or drop away (for Or also two additions;
+    enumerated) is better."""
+    from boolrules.backends.depth_one_search import _descend
+
+    rng = np.random.default_rng([seed, ["Or", "AtLeast", "Choose"].index(kind), 5])
+    n, m = int(rng.integers(4, 16)), int(rng.integers(1, 6))
+    X = rng.random((n, m)) < 0.5
+    truth = np.concatenate([X, ~X], axis=1).astype(np.int16)
+    partner = (np.arange(2 * m) + m) % (2 * m)
+    wp = rng.uniform(0, 2, n) * (rng.random(n) < 0.6)
+    wn = rng.uniform(0, 2, n) * (rng.random(n) < 0.6)
+    lam, exclusive = float(rng.choice([0.0, 0.3, 1.0])), bool(seed % 2)
+    max_literals = int(rng.integers(1, min(m, 4) + 1))
+    min_literals = int(rng.integers(0, max_literals + 1))
+    size = int(rng.integers(min_literals, max_literals + 1))
+    start = rng.permutation(m)[:size] + m * rng.integers(0, 2, size)
+
+    def valid(chosen):
+        return (min_literals <= len(chosen) <= max_literals and len(set(chosen)) == len(chosen)
+                and (not exclusive or len({j % m for j in chosen}) == len(chosen)))
+
+    chosen, k, objective = _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, start,
+                                    None)
+    chosen = chosen.tolist()
+    assert valid(chosen)
+    assert objective == pytest.approx(_set_objective(kind, truth, chosen, wp, wn, lam), abs=1e-9)
+    assert objective <= _set_objective(kind, truth, start, wp, wn, lam) + 1e-9
+    if kind != "Or":
+        counts = truth[:, chosen].sum(axis=1)
+        error = ((counts != k) @ wp + (counts == k) @ wn if kind == "Choose"
+                 else (counts < k) @ wp + (counts >= k) @ wn)
+        assert error + lam * len(chosen) == pytest.approx(objective, abs=1e-9)
+    others = [l for l in range(2 * m) if l not in chosen]
+    neighbours = ([chosen + [l] for l in others] + [chosen[:i] + chosen[i + 1:] for i in range(len(chosen))]
+                  + [chosen[:i] + [l] + chosen[i + 1:] for i in range(len(chosen)) for l in others]
+                  + ([chosen + list(pair) for pair in itertools.combinations(others, 2)] if kind == "Or" else []))
+    for neighbour in filter(valid, neighbours):
+        assert _set_objective(kind, truth, neighbour, wp, wn, lam) >= objective - 1e-9
+
+
+@pytest.mark.parametrize("operator", OPERATORS)
+@pytest.mark.parametrize("seed", range(6))  # even seeds exclusive, odd ones not
+def test_a_timed_search_widens_its_beams_then_proves_the_brute_force_optimum(monkeypatch, operator, seed):
+    """With time to spare, a timed search over more than two literals runs beams ever wider up to
+    WIDEST (each one's sets descended) and then the branch and bound: status optimal, the
+    brute-force optimum, and the rule (with its k) scoring what the solver reports."""
+    from boolrules.backends import depth_one_search as search
+
+    widths = []
+    beam = search._beam
+    monkeypatch.setattr(search, "_beam", lambda *args: widths.append(args[-2]) or beam(*args))
+    rng = np.random.default_rng([seed, OPERATORS.index(operator), 13])
+    m, max_lit = int(rng.integers(5, 7)), int(rng.integers(3, 5))
+    min_lit, lam = int(rng.integers(0, 3)), float(rng.choice([0.0, 0.1]))
+    problem = random_problem(rng, operator, int(rng.integers(40, 60)), m, max_lit, bool(seed % 2 == 0),
+                             bool(rng.integers(0, 2)), lam, min_lit, weighted=True)
+    result = get_backend("native", time_limit=60).solve(problem)
+    expected = best_objective(problem.X, problem.y, problem.weights, operator, min_lit=min_lit, max_lit=max_lit,
+                              lam=lam, negated=problem.negated, exclusive=problem.exclusive_literals)
+    assert result.status == "optimal" and result.solver_objective == pytest.approx(expected, abs=1e-9)
+    assert result.objective == pytest.approx(problem.objective(result.rule), abs=1e-12)
+    assert result.objective <= expected + 1e-9
+    assert widths == sorted(set(widths)) and widths[-1] == search.WIDEST
+
+
+@pytest.mark.parametrize("exclusive", [True, False])
+def test_descent_adds_two_literals_at_once_for_or_but_never_a_feature_twice(exclusive):
+    """Or on features a, b: a row wanting 0 where both are true, one wanting 1 where only a is, one
+    where only b is, a heavy one wanting 0 where neither is. Each single addition hurts, a and b
+    together help. On a feature c whose two literals together are true on every row, the best,
+    {c, ~c}, is not allowed when exclusive."""
+    from boolrules.backends.depth_one_search import _descend
+
+    X = np.array([[1, 1], [1, 0], [0, 1], [0, 0]], dtype=bool)
+    truth = np.concatenate([X, ~X], axis=1).astype(np.int16)
+    wp, wn = np.array([0, 1.5, 1.5, 0]), np.array([2, 0, 0, 5.0])
+    chosen, _, objective = _descend("Or", truth, (np.arange(4) + 2) % 4, wp, wn, 0.0, 0, 2, exclusive,
+                                    np.zeros(0, np.int64), None)
+    assert sorted(chosen.tolist()) == [0, 1] and objective == pytest.approx(2.0)
+    c = np.array([[1, 0], [0, 1], [1, 0]], dtype=np.int16)  # c and ~c on rows wanting 1, 1, 0
+    chosen, _, objective = _descend("Or", c, np.array([1, 0]), np.array([1.0, 1, 0]), np.array([0, 0, 0.1]), 0.0, 0,
+                                    2, exclusive, np.zeros(0, np.int64), None)
+    assert sorted(chosen.tolist()) == ([1] if exclusive else [0, 1])
+    assert objective == pytest.approx(1.0 if exclusive else 0.1)
+    chosen, _, _ = _descend("Or", c, np.array([1, 0]), np.array([1.0, 1, 0]), np.array([0, 0, 0.1]), 0.0, 1, 3,
+                            exclusive, np.array([0]), None)  # one literal left, room for two: no pair to score
+    assert sorted(chosen.tolist()) == ([1] if exclusive else [0, 1])
+
+
+def test_a_timed_search_whose_beams_find_nothing_returns_its_incumbent(monkeypatch):
+    """A beam whose deadline passed before its first size returns no set (here every beam): the
+    timed search goes on from the descended incumbent to the proven optimum."""
+    from boolrules.backends import depth_one_search as search
+
+    monkeypatch.setattr(search, "_beam", lambda *args: [])
+    rng = np.random.default_rng(4)
+    problem = random_problem(rng, "AtLeast", 40, 5, 3, True, False, 0.0, 1, weighted=True)
+    result = get_backend("native", time_limit=60).solve(problem)
+    expected = best_objective(problem.X, problem.y, problem.weights, "AtLeast", min_lit=1, max_lit=3, lam=0.0,
+                              negated=False)
+    assert result.status == "optimal" and result.solver_objective == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_timed_search_without_a_beam_width_runs_one_beam(monkeypatch):
+    """Only the native backend widens its beams: a timed `search_depth_one` left at its default (as
+    the depth-two search's term solves call it, sharing their time between slots) runs one beam."""
+    from boolrules.backends import depth_one_search as search
+
+    widths = []
+    beam = search._beam
+    monkeypatch.setattr(search, "_beam", lambda *args: widths.append(args[-2]) or beam(*args))
+    rng = np.random.default_rng(5)
+    X, target = rng.integers(0, 2, (40, 6)), rng.random(40) < 0.5
+    found = search.search_depth_one(X, target, rng.uniform(0.5, 2, 40), "AtLeast", min_literals=1, max_literals=4,
+                                    lam=0.0, exclusive=True, time_limit=60)
+    assert found.optimal and len(widths) == 1

@@ -9,19 +9,24 @@ weighted histograms of the per-row true counts) and each child's subtree gets a 
 the interval of counts its rows can still reach, [t_S + x_l, t_S + x_l + min(r, u_l)] (u_l: the
 literals after l true on the row, r: the literals still allowed), minimised over k; a node popped
 with two or more literals still allowed gets a sharper one first (`_pick_bounds`: per k, the
-later literals' summed gains minus their largest single cost).
+later literals' summed gains minus their largest single cost). The first incumbents (the given set
+and the beam search's best of each size, `_beam`) are improved by single swaps, additions and drops
+(`_descend`) before the search starts.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 __all__ = ["SearchResult", "search_depth_one"]
 
 _EPS = 1e-9
+WIDEST = 1024  # the widest beam of the native backend's timed searches
 
 
 @dataclass
@@ -55,19 +60,20 @@ def _scores(kind: str, counts: np.ndarray, size: int, wp: np.ndarray, wn: np.nda
 
 
 def _child_scores(kind: str, counts: np.ndarray, columns: np.ndarray, size: int, wp: np.ndarray, wn: np.ndarray):
-    """`_scores` of the sets S + {l} for a set S with counts `counts` (n,) and the literals' 0/1
-    `columns` (n, c), as matrix products: row i adds its weight to count t_i + x_il."""
+    """`_scores` (s, c) of the sets S_j + {l} for sets S_j with counts `counts` (s, n) and the
+    literals' 0/1 `columns` (n, c), as matrix products: row i adds its weight to count t_i + x_il."""
     if kind == "Or":  # a child misses row i when t_i = 0 and x_il = 0
         free = counts == 0
         return (np.where(free, wp - wn, 0.0) @ (1.0 - columns)) + wn.sum(), None
     values = np.arange(size + 1)[:, None]
-    at = counts[None, :] == values  # (size + 1, n): [t_i == v]
-    before = counts[None, :] == values - 1
+    at = counts[:, None, :] == values  # (s, size + 1, n): [t_i == v]
+    before = counts[:, None, :] == values - 1
 
-    def histogram(w):  # (c, size + 1): Σ_i w_i [t_i + x_il == v]
-        return ((at @ w)[:, None] + ((before * w) - (at * w)) @ columns).T
+    def histogram(w):  # (s * c, size + 1): Σ_i w_i [t_i + x_il == v]
+        return ((at @ w)[:, :, None] + ((before * w) - (at * w)) @ columns).transpose(0, 2, 1).reshape(-1, size + 1)
 
-    return _best_k(kind, histogram(wp), histogram(wn), wp.sum(), wn.sum())
+    errors, k = _best_k(kind, histogram(wp), histogram(wn), wp.sum(), wn.sum())
+    return errors.reshape(len(counts), -1), k.reshape(len(counts), -1)
 
 
 def _best_k(kind: str, hp: np.ndarray, hn: np.ndarray, total_p: float, total_n: float):
@@ -143,13 +149,15 @@ def _pick_bounds(kind: str, counts: np.ndarray, reach: np.ndarray, after: np.nda
 
 
 def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, floor, width, deadline):
-    """A first incumbent (set, k, objective) by beam search: the `width` best sets of each size,
-    every one grown by every literal at once, until `deadline` (perf_counter; None: none), the
-    width narrowed after each size so that the sizes left fit in the time left at the pace so
-    far. It guides the search; it proves nothing."""
+    """First incumbents by beam search: the best set (set, k, objective) of each size from
+    `min_literals` on, keeping the `width` best sets of each size, every one grown by every
+    literal at once (`_child_scores`), until `deadline` (perf_counter; None: none), the width
+    narrowed after each size so that the sizes left fit in the time left at the pace so far. It
+    guides the search; it proves nothing."""
     n, num_literals = truth.shape
+    columns = truth.astype(float)
     sets, counts = np.zeros((1, 0), np.int64), np.zeros((1, n), np.int16)
-    best = None
+    found = []
     for size in range(1, max_literals + 1):
         started = time.perf_counter()
         if deadline is not None and started > deadline:
@@ -162,25 +170,94 @@ def _beam(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusi
         parent, literal = np.nonzero(allowed)
         if not len(parent):
             break
-        child_counts = counts[parent] + truth[:, literal].T
-        errors, k = _scores(kind, child_counts, size, wp, wn)
-        objective = errors + lam * size
-        ranked = np.argsort(objective, kind="stable")
+        errors, k = _child_scores(kind, counts, columns, size, wp, wn)
+        objective, k = errors[parent, literal] + lam * size, None if k is None else k[parent, literal]
+        ranked = np.arange(len(objective))  # the best width × size children (each set is one of at most size)
+        if width * size < len(ranked):
+            ranked = np.argpartition(objective, width * size)[: width * size]
+        ranked = ranked[np.lexsort((ranked, objective[ranked]))]  # best first, ties in literal order
         i = ranked[0]
-        if size >= min_literals and (best is None or objective[i] < best[2] - _EPS):
-            best = (np.append(sets[parent[i]], literal[i]), None if k is None else int(k[i]), float(objective[i]))
-            if best[2] <= floor + _EPS:
+        if size >= min_literals:
+            found.append((np.append(sets[parent[i]], literal[i]), None if k is None else int(k[i]), float(objective[i])))
+            if objective[i] <= floor + _EPS:
                 break
         children = np.sort(np.concatenate([sets[parent[ranked]], literal[ranked, None]], axis=1), axis=1)
-        _, first = np.unique(children, axis=0, return_index=True)
+        grouped = np.lexsort(children.T[::-1])  # stable: equal sets stay in ranked order
+        first = grouped[np.r_[True, (np.diff(children[grouped], axis=0) != 0).any(axis=1)]]
         if deadline is not None and size < max_literals:
             now = time.perf_counter()
             per_set = (now - started) / len(parent) * num_literals  # seconds to grow one set by every literal
             width = max(1, min(width, int((deadline - now) / (max_literals - size) / per_set)))
         keep = ranked[np.sort(first)[:width]]
         sets = np.sort(np.concatenate([sets[parent[keep]], literal[keep, None]], axis=1), axis=1)
-        counts = child_counts[keep]
+        counts = counts[parent[keep]] + truth[:, literal[keep]].T
+    return found
+
+
+def _descend(kind, truth, partner, wp, wn, lam, min_literals, max_literals, exclusive, chosen, deadline):
+    """The set `chosen` improved by the best move (swap a literal for another, add one or drop one;
+    for Or also add two; within the literal bounds, best k each) while one lowers the objective
+    and `deadline` (perf_counter; None: none) has not passed: (set, k, objective). Every move of a
+    kind is scored at once (`_child_scores` over all members' sets without them; Or's pairs by one
+    product). It proves nothing."""
+    columns = truth.astype(float)
+    chosen = np.asarray(chosen, dtype=np.int64)
+    counts = truth[:, chosen].sum(axis=1, dtype=np.int16)
+    errors, k = _scores(kind, counts[None, :], len(chosen), wp, wn)
+    best = (np.sort(chosen), None if k is None else int(k[0]), float(errors[0]) + lam * len(chosen))
+    while deadline is None or time.perf_counter() < deadline:
+        size, moves = len(chosen), []  # (objective, k, dropped member, added literals) of each kind
+        free = np.ones(truth.shape[1], bool)
+        free[chosen] = False
+        if exclusive:
+            free[partner[chosen]] = False
+        if size < max_literals and free.any():
+            added = np.flatnonzero(free)
+            errors, k = _child_scores(kind, counts[None, :], columns[:, added], size + 1, wp, wn)
+            moves.append((errors[0] + lam * (size + 1), None if k is None else k[0], None, added[:, None]))
+            if kind == "Or" and size + 2 <= max_literals and len(added) > 1:  # two at once: one product for Or
+                missed = 1.0 - columns[:, added]  # a pair misses row i when both do (and the set does)
+                errors = (missed * np.where(counts == 0, wp - wn, 0.0)[:, None]).T @ missed + wn.sum()
+                first, second = np.triu_indices(len(added), 1)
+                valid = (partner[added[first]] != added[second]) | (not exclusive)
+                moves.append((np.where(valid, errors[first, second] + lam * (size + 2), np.inf), None, None,
+                              np.stack([added[first], added[second]], axis=1)))
+        if size > min_literals:
+            errors, k = _scores(kind, counts[None, :] - truth[:, chosen].T, size - 1, wp, wn)
+            moves.append((errors + lam * (size - 1), k, np.arange(size), None))
+        if size:
+            open_ = free.copy()  # a member's partner is open to the swap that drops that member
+            open_[partner[chosen]] = True
+            open_[chosen] = False
+            swapped = np.flatnonzero(open_)
+            if len(swapped):
+                errors, k = _child_scores(kind, counts[None, :] - truth[:, chosen].T, columns[:, swapped], size, wp, wn)
+                valid = free[swapped][None, :] | (swapped[None, :] == partner[chosen][:, None])
+                objective = np.where(valid, errors + lam * size, np.inf)
+                member, literal = np.divmod(np.arange(objective.size), len(swapped))
+                moves.append((objective.ravel(), None if k is None else k.ravel(), member, swapped[literal, None]))
+        step = None
+        for objective, k, member, literal in moves:
+            i = int(np.argmin(objective))
+            if objective[i] < best[2] - _EPS and (step is None or objective[i] < step[0]):
+                step = (float(objective[i]), None if k is None else int(k[i]),
+                        None if member is None else member[i], None if literal is None else literal[i])
+        if step is None:
+            break
+        objective, k, member, literal = step
+        if member is not None:
+            counts = counts - truth[:, chosen[member]]
+            chosen = np.delete(chosen, member)
+        if literal is not None:
+            counts = counts + truth[:, literal].sum(axis=1, dtype=np.int16)
+            chosen = np.append(chosen, literal)
+        best = (np.sort(chosen), k, objective)
     return best
+
+
+def _passed(deadline: float | None) -> bool:
+    """Has `deadline` (perf_counter; None: none) passed?"""
+    return deadline is not None and time.perf_counter() > deadline
 
 
 def _dominators(truth: np.ndarray, wp: np.ndarray, wn: np.ndarray) -> np.ndarray:
@@ -203,6 +280,23 @@ def _reduce(operator: str, truth: np.ndarray, wp: np.ndarray, wn: np.ndarray):
     return operator, truth, wp, wn
 
 
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The process's BLAS libraries, found once."""
+    return ThreadpoolController()
+
+
+def _one_blas_thread(function):
+    """`function` run with BLAS on one thread: its matrix products are small, so more threads only
+    add synchronisation (a beam 2-7x slower on a busy 2-core machine) and oversubscribe a fit's workers."""
+    @functools.wraps(function)
+    def run(*args, **kwargs):
+        with _blas().limit(limits=1, user_api="blas"):
+            return function(*args, **kwargs)
+    return run
+
+
+@_one_blas_thread
 def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, operator: str, *,
                      min_literals: int, max_literals: int, lam: float, exclusive: bool,
                      incumbent: np.ndarray | None = None, beam_width: int | None = None,
@@ -210,9 +304,13 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     """The literal set (and k) minimising Σ w_i [error_i] + λ L for the un-negated `operator` on
     0/1 `X` (n, m) with labels `target`, L within [min_literals, max_literals], no feature with
     both its literals when `exclusive`. `incumbent` (literal indices within the bounds) is a
-    starting solution, and so is the best set of a beam search of `beam_width` (0: none; None: 8
-    up to 2 literals, else as wide as 2e6 row-literal scores per level allow, within 8..128);
-    `time_limit` (seconds) stops the search with the best set so far."""
+    starting solution, and so is the best set of each size of beam searches (`_beam`), all
+    improved by `_descend` before the branch and bound. The first beam is 8 wide up to 2 literals,
+    else as wide as 2e6 row-literal scores per level allow (within 8..128); further beams, x4 wider
+    while the time lasts, up to `beam_width` (over more than 2 literals; None: the first width; 0:
+    no beam nor descent): the native backend's timed searches go up to `WIDEST`, as their incumbent
+    is what they return when neither bound closes. `time_limit` (seconds) stops the search with the
+    best set so far."""
     start = time.perf_counter()
     m = X.shape[1]
     X = X.astype(bool)
@@ -259,13 +357,31 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
     nodes = 0
     timed_out = False
     floor = lam * min_literals  # no rule does better than no error
-    if beam_width is None:  # wider beams find much better first sets on many literals, at a bounded cost
-        beam_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128)) if max_literals > 2 else 8
-    if best > floor + _EPS and beam_width > 0:
-        found = _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
-                      beam_width, None if time_limit is None else start + time_limit)
-        if found is not None and found[2] < best - _EPS:
-            best_set, best_k, best = found
+    first_width = int(np.clip(2e6 // max(1, n * num_literals), 8, 128)) if max_literals > 2 else 8
+    if beam_width is None or max_literals <= 2:
+        beam_width = first_width if beam_width is None else min(beam_width, first_width)
+    deadline = None if time_limit is None else start + time_limit
+    pending, tried, width = [(best_set, best_k, best)], set(), 0
+    while beam_width > 0 and best > floor + _EPS and not _passed(deadline):
+        # beams ever wider, each one's best set of each size (and the incumbent) descended, the best first
+        width = min(4 * width or first_width, beam_width)
+        pending += _beam(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive, floor,
+                         width, deadline)
+        pending.sort(key=lambda found: found[2])
+        if pending and pending[0][2] < best - _EPS:  # kept even when no time is left to descend from it
+            best_set, best_k, best = pending[0]
+        for first in pending:
+            if best <= floor + _EPS or _passed(deadline):
+                break
+            if tuple(np.sort(first[0])) not in tried:
+                tried.add(tuple(np.sort(first[0])))
+                found = _descend(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive,
+                                 first[0], deadline)
+                if found[2] < best - _EPS:
+                    best_set, best_k, best = found
+        if width == beam_width:
+            break
+        pending = []
     while stack and best > floor + _EPS:
         if time_limit is not None and time.perf_counter() - start > time_limit:
             timed_out = True
@@ -292,8 +408,8 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         if not len(candidates):
             continue
         columns = ordered[:, candidates]
-        errors, k = _child_scores(kind, counts, columns.astype(float), size, wp, wn)
-        objective = errors + lam * size
+        errors, k = _child_scores(kind, counts[None, :], columns.astype(float), size, wp, wn)
+        objective, k = errors[0] + lam * size, None if k is None else k[0]
         if size >= min_literals:
             i = int(np.argmin(objective))
             if objective[i] < best - _EPS:

@@ -1,5 +1,5 @@
 """The "native" backend: depth-one problems solved exactly on their arrays by branch and bound
-(`depth_one_search.py`) from the greedy-and-swap rule (`problem.greedy_values`) as first incumbent,
+(`depth_one_search.py`) from the greedy rule (`problem.repair_values` of no literals) as first incumbent,
 depth-two problems by term-wise covering, exact when their terms are few (`depth_two_search.py`),
 without building the Pyomo model; deterministic, so it takes no seed."""
 
@@ -15,7 +15,7 @@ from ..formulations.chain import Chain, Reduction
 from ..formulations.depth_two_problem import DepthTwoProblem
 from ..validation import check_number
 from .base import Answer, Backend, unknown_options
-from .depth_one_search import search_depth_one
+from .depth_one_search import WIDEST, search_depth_one
 from .depth_two_search import DepthTwoResult, search_depth_two
 from .registry import register_backend
 
@@ -80,15 +80,18 @@ class NativeBackend(Backend):
         return check_native_options(self.name, options)
 
     def solve_form(self, problem, time_left: float | None, **options) -> Answer:
-        """The search from the greedy rule, both within the `time_left`."""
+        """The search from the greedy rule, within the `time_left`; timed, its beams widen up to
+        `WIDEST` while the time lasts (on root replacements its incumbent is the answer)."""
         deadline = None if time_left is None else time.perf_counter() + time_left
         if isinstance(problem, DepthTwoProblem):
             return self._solve_depth_two(problem, time_left)
-        first = self.chain.encode(problem.greedy_values(deadline), (problem.num_features,))
+        none = np.zeros(problem.num_features)  # the greedy rule grown to min literals; the search polishes it
+        first = self.chain.encode(problem.repair_values({"b": none, "bt": none}), (problem.num_features,))
         found = search_depth_one(
             problem.X, problem.target, problem.weights, problem.operator,
             min_literals=problem.min_num_literals, max_literals=problem.max_num_literals, lam=problem.lam,
             exclusive=problem.exclusive_literals, incumbent=first.literals,
+            beam_width=None if deadline is None else WIDEST,
             time_limit=None if deadline is None else max(0.0, deadline - time.perf_counter()),
         )
         return Answer(found, "optimal" if found.optimal else "time_limit", objective=found.objective,
