@@ -11,12 +11,16 @@ made a new best (from the starts' trajectories; recording slows every arm alike)
 Run:
     nice .venv/bin/python benchmarks/bench_oracle_policy.py --budget 20 --seeds 0 1 2 \
         --arms local native native:nonlocal_time_share=auto
+    nice .venv/bin/python benchmarks/bench_oracle_policy.py --budget 20 --seeds 0 1 2 \
+        --datasets credit_risk breast_cancer customer_churn parkinsons \
+        --arms native "native:nonlocal_operators=['Or','And','AtLeast','AtMost','Choose','DNF3','CNF3']"
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import re
 import time
 
 import numpy as np
@@ -24,18 +28,26 @@ from sklearn.model_selection import train_test_split
 
 from boolrules import RuleClassifier, load_dataset
 from boolrules.datasets import DATASETS
+from boolrules.rules import And, Or, Shape
+
+# Names an arm's nonlocal_operators may use for DNF/CNF moves of up to three terms (`rules.Shape`).
+SHAPES3 = {"DNF3": Shape("DNF", Or, And, max_terms=3), "CNF3": Shape("CNF", And, Or, max_terms=3)}
 
 
 def parse_arm(text: str) -> tuple[str, dict]:
-    """`local`, or `backend[:param=value,...]` -> (label, RuleClassifier keyword arguments)."""
+    """`local`, or `backend[:param=value,...]` -> (label, RuleClassifier keyword arguments); a value
+    is a Python literal (a list: `native:nonlocal_operators=['Or','And','DNF3']`, "DNF3" and "CNF3"
+    there the three-term shapes `SHAPES3`) or else a string."""
     backend, _, options = text.partition(":")
     params = {} if backend == "local" else {"nonlocal_backend": backend}
-    for pair in filter(None, options.split(",")):
+    for pair in filter(None, re.split(r",(?=\w+=)", options)):  # a value may hold commas: a list
         key, value = pair.split("=", 1)
         try:
             params[key] = ast.literal_eval(value)
         except (ValueError, SyntaxError):
             params[key] = value
+    if isinstance(params.get("nonlocal_operators"), list):
+        params["nonlocal_operators"] = [SHAPES3.get(op, op) for op in params["nonlocal_operators"]]
     return text, params
 
 

@@ -11,6 +11,9 @@ def test_an_arm_is_local_or_a_backend_with_parameters():
         assert bench.parse_arm("native:nonlocal_time_share=auto,patience=5") == (
             "native:nonlocal_time_share=auto,patience=5",
             {"nonlocal_backend": "native", "nonlocal_time_share": "auto", "patience": 5})
+        assert bench.parse_arm("native:nonlocal_operators=['Or','DNF3'],patience=5")[1] == {
+            "nonlocal_backend": "native", "nonlocal_operators": ["Or", bench.SHAPES3["DNF3"]], "patience": 5}
+        assert bench.SHAPES3["CNF3"].max_terms == 3
 
 
 @pytest.mark.slow  # a benchmark script's own run

@@ -19,7 +19,8 @@ from boolrules.backends import Backend, Result, get_backend
 from boolrules.backends import sampler as sampler_module
 from boolrules.localsearch import annealing, classifier, descent, oracle
 from boolrules.localsearch.annealing import RuleScorer, anneal, schedule
-from boolrules.localsearch.classifier import AUTO_CALL_LIMIT, BUDGET_CALL_SHARE, call_limit
+from boolrules.localsearch.classifier import (AUTO_CALL_LIMIT, BUDGET_CALL_SHARE, ESCALATION_CAP_SHARE, call_cap,
+                                             call_limit)
 from boolrules.localsearch.moves import SearchSpace
 from boolrules.localsearch.oracle import NonLocalOracle
 from boolrules.metrics import balanced_sample_weight
@@ -382,6 +383,15 @@ def test_auto_call_limit_is_a_share_of_the_slice_under_a_budget(clock):
     assert call_limit(0.5, clock.now + 7.5) == 0.5 and call_limit(None, None) is None
 
 
+def test_auto_call_cap_is_a_share_of_the_slice_under_a_budget_only(clock):
+    """What a shape's calls may earn (`NonLocalOracle`'s max_time_limit): under a budget, "auto" is
+    ESCALATION_CAP_SHARE of the slice left; without one, or with a limit given, no call earns more."""
+    clock.tick = 0.0
+    assert call_cap("auto", clock.now + 7.5) == pytest.approx(ESCALATION_CAP_SHARE * 7.5)
+    assert call_cap("auto", clock.now - 1) == 0.0
+    assert call_cap("auto", None) is None and call_cap(0.5, clock.now + 7.5) is None and call_cap(None, None) is None
+
+
 @pytest.mark.parametrize("budget", [None, 2.0])
 def test_the_classifier_gives_each_call_the_auto_limit(planted, clock, budget):
     """The default nonlocal_time_limit ("auto") reaches every oracle call: 1 s without a budget, at
@@ -397,6 +407,38 @@ def test_the_classifier_gives_each_call_the_auto_limit(planted, clock, budget):
         assert set(limits) == {AUTO_CALL_LIMIT}
     else:
         assert 0 < max(limits) <= BUDGET_CALL_SHARE * budget
+
+
+class Unproven(Backend):
+    """Takes depth-two problems and stops every call unproven ("time_limit") at once, logging
+    (depth-two?, time limit) per call."""
+
+    name = "unproven"
+    capabilities = frozenset({"time_limit", "depth_two"})
+
+    def __init__(self):
+        self.calls = []
+
+    def solve(self, problem, **options):
+        self.calls.append((hasattr(problem, "shape"), options["time_limit"]))
+        return Result(Literal(0), 0.0, "time_limit", options["time_limit"], self.name)
+
+
+def test_under_a_budget_depth_two_calls_earn_longer_limits_within_the_cap(planted, clock):
+    """With the default nonlocal_time_limit ("auto") under a budget, a shape's calls cut short earn
+    up to ESCALATION_CAP_SHARE of the slice, depth-one calls keep the call share, and the fit keeps to
+    its budget (the whole start's time for the oracle, so no allowance cuts a limit)."""
+    X, y = planted
+    backend = Unproven()
+    clf = RuleClassifier(num_starts=1, num_iterations=None, time_budget=20.0, patience=50, num_iterations_burn_in=0,
+                         random_state=0, nonlocal_backend=backend, max_samples=30, nonlocal_time_share=1.0,
+                         nonlocal_operators=[*ALL, "DNF", "CNF"]).fit(X, y)
+    shapes = [limit for shape, limit in backend.calls if shape]
+    operators = [limit for shape, limit in backend.calls if not shape]
+    assert len(shapes) >= 3 and operators
+    assert max(operators) <= BUDGET_CALL_SHARE * 20.0
+    assert BUDGET_CALL_SHARE * 20.0 < max(shapes) <= ESCALATION_CAP_SHARE * 20.0
+    assert clf.fit_seconds_ <= 20.0 * 1.01
 
 
 class Sleeping(Recording):

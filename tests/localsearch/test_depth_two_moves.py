@@ -7,14 +7,15 @@ import numpy as np
 import pytest
 
 from boolrules import RuleClassifier
-from boolrules.backends import get_backend
+from boolrules.backends import Backend, Result, get_backend
+from boolrules.localsearch import oracle as oracle_module
 from boolrules.localsearch.moves import SearchSpace, random_rule
-from boolrules.localsearch.oracle import NonLocalOracle, depth_two_bounds
+from boolrules.localsearch.oracle import DEPTH_TWO_SHARE, CallTimes, NonLocalOracle, depth_two_bounds
 from boolrules.metrics import balanced_sample_weight
 from boolrules.rules import OPERATORS, SHAPES, And, BitMatrix, Literal, Or, Shape
 
 from ..errors import assert_raises_clearly
-from ..fakes import Recording
+from ..fakes import Clock, Recording
 from ..formulations.brute_force import best_depth_two_objective
 from ..planted import planted
 
@@ -133,3 +134,144 @@ def test_a_depth_one_backend_refuses_shapes_before_any_work():
                          num_starts=1)
     assert_raises_clearly(ValueError, lambda: clf.fit(X, y), "recording", "DNF")
     clf.set_params(nonlocal_operators=["Or", "And"]).fit(X, y)
+
+
+class Scripted(Backend):
+    """A depth-two backend that answers each call with the next of `statuses` (a literal, no move),
+    logging each call's (operator or shape name, time limit)."""
+
+    name = "scripted"
+    capabilities = frozenset({"time_limit", "depth_two"})
+
+    def __init__(self, statuses):
+        self.statuses, self.calls = list(statuses), []
+
+    def solve(self, problem, **options):
+        kind = problem.shape.name if hasattr(problem, "shape") else problem.operator
+        self.calls.append((kind, options["time_limit"]))
+        return Result(Literal(0), 0.0, self.statuses.pop(0), 0.0, self.name)
+
+
+def escalating_oracle(X, y, backend, call_times, operators=(SHAPES["DNF"],), cap=0.05):
+    return NonLocalOracle(
+        BitMatrix(X), X, y, balanced_sample_weight(y), SearchSpace(X.shape[1], ALL, 7), backend,
+        operators=operators, max_samples=50, time_limit=0.01, max_time_limit=cap, rng=random.Random(0),
+        call_times=call_times,
+    )
+
+
+def test_a_shape_earns_twice_its_limit_when_stopped_unproven_up_to_the_cap():
+    """With max_time_limit, a shape whose call stops at its limit without a proof gets twice the
+    limit next time, up to the cap; one that ends early halves it, never below time_limit. The
+    starts on one process (one CallTimes) share what a shape earned; depth-one calls keep time_limit."""
+    X, y = planted(DNF_TRUTH, 80, 6)
+    start = And(Literal(4), Literal(5))
+    statuses = ["time_limit"] * 4 + ["optimal", "feasible", "optimal", "optimal"]
+    backend, shared = Scripted(statuses + ["time_limit"] * 4), CallTimes()
+    first = escalating_oracle(X, y, backend, shared)
+    for _ in statuses:
+        first.replace(start, (), SHAPES["DNF"])
+    assert [limit for _, limit in backend.calls] == pytest.approx([0.01, 0.02, 0.04, 0.05, 0.05, 0.025, 0.0125, 0.01])
+    second = escalating_oracle(X, y, backend, shared, operators=(SHAPES["DNF"], Or))
+    second.replace(start, (), SHAPES["DNF"])
+    second.replace(start, (), SHAPES["DNF"])
+    second.replace(start, (1,), Or)
+    second.replace(start, (1,), Or)
+    assert backend.calls[-4:] == [("DNF", pytest.approx(0.01)), ("DNF", pytest.approx(0.02)),
+                                  ("Or", 0.01), ("Or", 0.01)]
+
+
+def test_without_a_cap_every_call_keeps_its_limit():
+    X, y = planted(DNF_TRUTH, 80, 6)
+    backend = Scripted(["time_limit"] * 3)
+    oracle = escalating_oracle(X, y, backend, CallTimes(), cap=None)
+    for _ in range(3):
+        oracle.replace(And(Literal(4), Literal(5)), (), SHAPES["DNF"])
+    assert [limit for _, limit in backend.calls] == [0.01] * 3
+
+
+def test_the_random_policy_makes_depth_two_moves_at_the_root():
+    """Shapes are tried at the root (the whole rule's budget: room for three terms), operators at a
+    uniform node."""
+    X, y = planted(DNF_TRUTH, 80, 6)
+    oracle = escalating_oracle(X, y, Scripted([]), CallTimes(), operators=(SHAPES["DNF"], SHAPES["CNF"], Or))
+    drawn = []
+    oracle.replace = lambda rule, path, operator, memo=None, time_limit=None: drawn.append((path, operator))
+    rule = And(Or(Literal(0), Literal(1)), Or(~Literal(2), Literal(3)))
+    for _ in range(300):
+        oracle.propose(rule)
+    assert {path for path, op in drawn if isinstance(op, Shape)} == {()}
+    assert len({path for path, op in drawn if op is Or}) == len(rule.walk())
+
+
+class Answering(Scripted):
+    """Answers every call with `rule` and `status`, logging as `Scripted`."""
+
+    def __init__(self, rule, status="optimal"):
+        super().__init__([])
+        self.rule, self.status = rule, status
+
+    def solve(self, problem, **options):
+        self.statuses.append(self.status)
+        super().solve(problem, **options)
+        return Result(self.rule, 0.0, self.status, 0.0, self.name)
+
+
+def shape_share(oracle, rule, proposals=400):
+    """Share of `proposals` draws of the random policy that were depth-two moves."""
+    drawn = []
+    oracle.replace = lambda rule, path, operator, memo=None, time_limit=None: drawn.append(operator)
+    for _ in range(proposals):
+        oracle.propose(rule)
+    return sum(isinstance(op, Shape) for op in drawn) / len(drawn)
+
+
+def test_shapes_are_drawn_while_they_lower_the_error_and_within_their_time_share():
+    """The random policy makes a drawn depth-two move by Thompson sampling on the record of its
+    shape (calls that lowered the error, and not), and none once depth-two solves have taken more
+    than DEPTH_TWO_SHARE of the oracle's seconds; operators stand in for the moves not made."""
+    X, y = planted(DNF_TRUTH, 80, 6)
+    rule = And(Or(Literal(0), Literal(1)), Or(~Literal(2), Literal(3)))
+
+    def oracle_with(record=None, depth_two=0.0, seconds=0.0):
+        times = CallTimes(seconds=seconds, depth_two=depth_two, record=record or {})
+        return escalating_oracle(X, y, Scripted([]), times, operators=(SHAPES["DNF"], Or))
+
+    assert shape_share(oracle_with(), rule) == pytest.approx(0.5 * 0.5, abs=0.08)  # no record yet: kept half the time
+    assert shape_share(oracle_with({SHAPES["DNF"]: (40, 0)}), rule) > 0.45
+    assert shape_share(oracle_with({SHAPES["DNF"]: (0, 40)}), rule) < 0.05
+    assert shape_share(oracle_with(depth_two=DEPTH_TWO_SHARE + 0.01, seconds=1.0), rule) == 0
+    assert shape_share(oracle_with(depth_two=DEPTH_TWO_SHARE - 0.01, seconds=1.0), rule) > 0.1
+
+
+def test_a_shapes_record_counts_whether_its_moves_lowered_the_error():
+    """A win when the move lowered the error, a loss when not; no verdict on a call stopped at its
+    limit before the limit could grow to the cap."""
+    X, y = planted(DNF_TRUTH, 80, 6)
+    start, same = And(Literal(4), Literal(5)), Or(And(Literal(4), Literal(5)), And(Literal(5), Literal(4)))
+    for answer, status, earned, record in [(DNF_TRUTH, "optimal", 0.0, (1, 0)), (same, "optimal", 0.0, (0, 1)),
+                                           (DNF_TRUTH, "time_limit", 0.0, (1, 0)), (same, "time_limit", 0.0, None),
+                                           (same, "time_limit", 0.05, (0, 1))]:
+        times = CallTimes(limits={SHAPES["DNF"]: earned})
+        escalating_oracle(X, y, Answering(answer, status), times).propose(start)
+        assert times.record.get(SHAPES["DNF"]) == record
+
+
+def test_depth_two_solves_count_their_seconds(monkeypatch):
+    """CallTimes.depth_two sums the seconds of the depth-two solves (on the oracle's clock), not the
+    depth-one ones: what DEPTH_TWO_SHARE holds to its share."""
+    clock = Clock(tick=0.0)
+    monkeypatch.setattr(oracle_module, "time", clock)
+
+    class Slow(Scripted):
+        def solve(self, problem, **options):
+            clock.advance(0.5 if hasattr(problem, "shape") else 0.25)
+            return super().solve(problem, **options)
+
+    X, y = planted(DNF_TRUTH, 80, 6)
+    times = CallTimes()
+    oracle = escalating_oracle(X, y, Slow(["optimal"] * 3), times, operators=(SHAPES["DNF"], Or))
+    start = And(Literal(4), Literal(5))
+    for path, operator in [((), SHAPES["DNF"]), ((1,), Or), ((), SHAPES["DNF"])]:
+        oracle.replace(start, path, operator)
+    assert times.depth_two == pytest.approx(1.0)

@@ -45,6 +45,10 @@ BUDGET_BURN_IN = 0.7
 # the solver's incumbent, recover more than a few long ones (benchmarks/README.md, "Non-local moves per second").
 BUDGET_CALL_SHARE = 0.004
 AUTO_CALL_LIMIT = 1.0
+# ... and a depth-two shape whose calls stop at their limit without a proof earns twice its limit, up to
+# this share of the slice (`NonLocalOracle`): a three-term DNF/CNF call needs about 0.3 s, 0.04 of a 7.5 s
+# slice, where depth-one calls keep to the short limit (benchmarks/studies/native-depth-two.md).
+ESCALATION_CAP_SHARE = 0.1
 # max_samples="auto": rows per non-local subproblem. `native` scores 64 rows per word, so more rows cost
 # it little and make its moves fit the whole data better (benchmarks/README.md, "Native keeps to short
 # limits"); on the other backends every row is an ILP constraint or a QUBO variable, so the paper's 100.
@@ -92,7 +96,8 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
             max_samples=oracle_max_samples(config.max_samples, backend),
-            time_limit=call_limit(config.nonlocal_time_limit, until), rng=rng, until=until,
+            time_limit=call_limit(config.nonlocal_time_limit, until),
+            max_time_limit=call_cap(config.nonlocal_time_limit, until), rng=rng, until=until,
             policy=config.nonlocal_policy, call_times=call_times, payoff=payoff,
         )
 
@@ -126,6 +131,15 @@ def call_limit(setting: float | str | None, until: float | None) -> float | None
     if until is None:
         return AUTO_CALL_LIMIT
     return min(AUTO_CALL_LIMIT, BUDGET_CALL_SHARE * max(0.0, until - time.monotonic()))
+
+
+def call_cap(setting: float | str | None, until: float | None) -> float | None:
+    """The most seconds a depth-two shape's calls may earn (`NonLocalOracle`'s `max_time_limit`) for
+    `nonlocal_time_limit=setting` in a start that ends at `until`: under a time budget, "auto" is
+    `ESCALATION_CAP_SHARE` of the slice left; else None, every call keeps its limit."""
+    if setting != "auto" or until is None:
+        return None
+    return ESCALATION_CAP_SHARE * max(0.0, until - time.monotonic())
 
 
 def _run_starts(X, y, config: SearchConfig, seeds, deadline: float | None = None, report=None,
@@ -248,7 +262,9 @@ class RuleClassifier(RuleEstimator):
     nonlocal_operators : operators the non-local moves may put at the replaced node, and depth-two
         shapes: "DNF" (an Or of Ands), "CNF" (an And of Ors) or a `rules.Shape` with other bounds
         (default 2 terms, literals per term as the complexity budget allows); a shape needs its two
-        operators among `operators`.
+        operators among `operators`; the "random" policy tries it at the root, by Thompson sampling on
+        whether its moves have lowered the error, and within a quarter of the oracle's seconds
+        (`oracle.NonLocalOracle`).
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
         num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle
@@ -262,7 +278,9 @@ class RuleClassifier(RuleEstimator):
         ILP solvers, Leap, and samplers that take num_reads (their reads run in batches and stop
         between batches; a solver stopped by it returns its incumbent); None: the backend's own;
         "auto": 1 s, and under a `time_budget` 0.4% of each start's slice (at most 1 s; 0.03 s for
-        4 starts sharing 30 s), as many short calls find more than a few long ones. Never more than
+        4 starts sharing 30 s), as many short calls find more than a few long ones; there, a depth-two
+        shape whose call stops at its limit unproven gets twice the limit next time, up to 10% of the
+        slice (half after one that ends early): a three-term DNF needs about 0.3 s. Never more than
         the start's slice has left under a `time_budget`. Leap's hybrid solvers refuse less than their minimum, about 3 s.
     nonlocal_time_share : under a `time_budget`, the most of each start's time so far that oracle
         calls may take (a call is made only while some is left, with what is left as its time limit),

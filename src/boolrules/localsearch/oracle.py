@@ -34,6 +34,11 @@ __all__ = ["CallTimes", "NonLocalOracle", "OracleStats", "depth_two_bounds", "na
 # on how often each one's moves have lowered the error so far (benchmarks/README.md, "Move policies");
 # "sweep" a uniform node and every operator on its subproblem, keeping the replacement of least error.
 POLICIES = ("random", "gain", "sweep")
+# Under the "random" policy, depth-two shapes are drawn only while their solves have taken at most this
+# share of the oracle's seconds (`CallTimes.depth_two`), so the many short depth-one calls that pay on
+# real data keep the rest of the oracle's time (at half, Credit Risk lost 0.006 train BA at equal time;
+# benchmarks/studies/native-depth-two.md, "Three-term moves that earn their time").
+DEPTH_TWO_SHARE = 0.25
 # Seconds between two looks at the clock while a solve runs under a time slice: a solve is left
 # running at most this long after its slice ended.
 SOLVE_POLL = 0.01
@@ -90,11 +95,16 @@ class CallTimes:
     """Seconds that non-local moves have taken, shared by the oracles of the starts on one process,
     and a solve still `running` in the background after its start's slice ended (`NonLocalOracle`).
     Under a time slice a move is proposed only when a mean one fits in the time left and no solve
-    is left running: one `sa` call can outlast a whole slice, and later starts must not lose their time to it."""
+    is left running: one `sa` call can outlast a whole slice, and later starts must not lose their time to it.
+    `limits`: the time limit each depth-two shape has earned, `depth_two` the seconds their solves
+    took, and `record` per shape its calls that lowered the error and those that did not (`NonLocalOracle`)."""
 
     seconds: float = 0.0
     calls: int = 0
     running: threading.Thread | None = None
+    limits: dict = field(default_factory=dict)
+    depth_two: float = 0.0
+    record: dict = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -104,6 +114,11 @@ class CallTimes:
     @property
     def busy(self) -> bool:
         return self.running is not None and self.running.is_alive()
+
+    def add_depth_two(self, seconds: float) -> None:
+        """Count `seconds` more of depth-two solves."""
+        with self.lock:
+            self.depth_two += seconds
 
     def add(self, seconds: float, calls: int = 1) -> None:
         """Count `seconds` more (of `calls` moves; 0: the rest of a solve left running)."""
@@ -146,15 +161,25 @@ class NonLocalOracle:
     """Proposes non-local moves for one search: fixed data, backend and budget, reusable across calls.
 
     A backend that takes a time limit gets `time_limit` seconds per call, and never more than what is
-    left until `until` (a `time.monotonic()` value: the end of the start's time slice). With `until`,
+    left until `until` (a `time.monotonic()` value: the end of the start's time slice). With
+    `max_time_limit`, each depth-two shape earns its own limit: twice the last after a call that
+    stopped at its limit without a proof (status "time_limit"), half after one that ended early,
+    between `time_limit` and `max_time_limit`. A depth-two call cut short lacks whole terms (each
+    term is a depth-one search), while a depth-one call cut short returns a near incumbent, and many
+    such short calls find more than a few long ones. Under the "random" policy a shape is tried at
+    the root, and a drawn one is made by Thompson sampling on its record (moves that lowered the
+    error, and not; no verdict on a call cut short before its limit reached the cap) while
+    depth-two solves have taken at most `DEPTH_TWO_SHARE` of the oracle's seconds, an operator
+    instead otherwise: the oracle's time goes to depth-two moves where they pay. With `until`,
     on every backend, a solve still running then is left to end in the background, its answer
     unused (`_solve`). `call_times` (None: the oracle's own) times the moves of all the starts
-    on one process, and `payoff` (None: its own) counts what they and the local moves gained."""
+    on one process (and the limits and records of their shapes), and `payoff` (None: its own) counts
+    what they and the local moves gained."""
 
     def __init__(self, bits, X: np.ndarray, y: np.ndarray, weights: np.ndarray, space: SearchSpace,
                  backend, *, operators, max_samples: int, time_limit: float | None, rng: random.Random,
-                 until: float | None = None, policy: str = "random", call_times: CallTimes | None = None,
-                 payoff: Payoff | None = None):
+                 until: float | None = None, max_time_limit: float | None = None, policy: str = "random",
+                 call_times: CallTimes | None = None, payoff: Payoff | None = None):
         if policy not in POLICIES:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {policy!r}")
         self.bits = bits
@@ -169,8 +194,10 @@ class NonLocalOracle:
                              f"depth-two moves {', '.join(shapes)}: drop them from nonlocal_operators or use "
                              "a backend that takes depth-two problems (native, highs, a QUBO sampler)")
         self.operators = operators
+        self._depth_one = [op for op in operators if not isinstance(op, Shape)]
         self.max_samples = max_samples
         self.time_limit = time_limit if "time_limit" in backend.capabilities else None
+        self.max_time_limit = None if self.time_limit is None else max_time_limit
         self.until = until if "time_limit" in backend.capabilities else None
         self.slice_end = until
         self.call_times = CallTimes() if call_times is None else call_times
@@ -193,9 +220,12 @@ class NonLocalOracle:
         """A node of `rule` replaced by the best depth-one subtree the backend finds, node and
         operator chosen by the policy (`POLICIES`); `time_limit` cuts this call's limit further."""
         nodes = rule.walk()
-        if self.policy == "random":
+        if self.policy == "random":  # a shape at the root, where the whole rule's budget leaves room for its terms
             path, _ = nodes[self.rng.randrange(len(nodes))]
-            return self.replace(rule, path, self.rng.choice(self.operators), memo, time_limit)
+            operator = self.rng.choice(self.operators)
+            if isinstance(operator, Shape) and self._depth_one and not self._try_shape(operator):
+                operator = self.rng.choice(self._depth_one)
+            return self.replace(rule, () if isinstance(operator, Shape) else path, operator, memo, time_limit)
         if self.policy == "sweep":
             path, _ = nodes[self.rng.randrange(len(nodes))]
             share = None if time_limit is None else time_limit / len(self.operators)
@@ -216,6 +246,15 @@ class NonLocalOracle:
         elif self.stats.nothing == nothing:  # a solve (or failure) that did not help; no room is no verdict
             self._losses[operator] += 1
         return new
+
+    def _try_shape(self, shape: Shape) -> bool:
+        """Whether to make the drawn depth-two move: while depth-two solves have taken at most
+        `DEPTH_TWO_SHARE` of the oracle's seconds, with the chance that `shape`'s calls lower the
+        error (a draw from the Beta posterior of its record on this process: Thompson sampling)."""
+        if self.call_times.depth_two > DEPTH_TWO_SHARE * self.call_times.seconds:
+            return False
+        wins, losses = self.call_times.record.get(shape, (0, 0))
+        return self.rng.random() < self.rng.betavariate(wins + 1, losses + 1)
 
     def gains(self, rule: Rule, memo: dict | None = None) -> np.ndarray:
         """Per node of `rule.walk()`: the weight of the rows it misclassifies whose outcome depends
@@ -260,13 +299,20 @@ class NonLocalOracle:
         try:
             problem = build(self.X[rows], labels.astype(np.uint8), sample_weight=self.weights[rows])
             seed = {"seed": draw_seed(self.rng)} if self._seeded else {}  # random_state reaches samplers too
-            result = self._solve(problem, {**self._time_limit(time_limit), **seed})
+            limit = self._limit(operator)
+            options, began = {**self._time_limit(time_limit, limit), **seed}, time.perf_counter()
+            try:
+                result = self._solve(problem, options)
+            finally:
+                if isinstance(operator, Shape):
+                    self.call_times.add_depth_two(time.perf_counter() - began)
         except Exception as exc:  # a failing backend never stops the search
             self.stats.fail(type(exc).__name__)
             return None
         if result is None:
             self.stats.fail("abandoned")  # still running when the start's slice ended
             return None
+        self._earn(operator, limit, result.status)
         if result.rule is None:  # a solve that failed is counted by its exception, if it kept one
             self.stats.fail(result.status if result.error is None else type(result.error).__name__)
             return None
@@ -274,7 +320,19 @@ class NonLocalOracle:
         new = self._splice(rule, path, result.rule)
         if new is not None:
             self.stats.credit(result)
+        if isinstance(operator, Shape):
+            cut = result.status == "time_limit" and self.max_time_limit is not None and limit < self.max_time_limit
+            self._judge(operator, rule, new, memo, cut)
         return new
+
+    def _judge(self, shape: Shape, rule: Rule, new: Rule | None, memo: dict | None, cut: bool) -> None:
+        """Count `shape`'s move in its record: a win when it lowered the error of `rule`, else a loss,
+        unless the call was `cut` short before its limit could grow to the cap (no verdict yet)."""
+        won = new is not None and self._error(new, memo) < self._error(rule, memo)
+        if won or not cut:
+            with self.call_times.lock:
+                wins, losses = self.call_times.record.get(shape, (0, 0))
+                self.call_times.record[shape] = (wins + won, losses + (not won))
 
     def _solve(self, problem, options: dict):
         """`backend.solve(problem, **options)`; under a slice, waited for until its end at most: a
@@ -307,10 +365,23 @@ class NonLocalOracle:
             raise outcome["error"]
         return outcome["result"]
 
-    def _time_limit(self, extra: float | None = None) -> dict:
-        """The time limit of the next call: `time_limit`, cut to the time left until `until` and to
-        `extra` (for backends that take a time limit)."""
-        limits = [] if self.time_limit is None else [self.time_limit]
+    def _limit(self, operator) -> float | None:
+        """The time limit `operator`'s calls have earned: a shape's under `max_time_limit`, else `time_limit`."""
+        if self.max_time_limit is None or not isinstance(operator, Shape):
+            return self.time_limit
+        return min(self.max_time_limit, max(self.time_limit, self.call_times.limits.get(operator, 0.0)))
+
+    def _earn(self, operator, limit: float | None, status: str) -> None:
+        """`operator`'s next limit: twice `limit` after a call that stopped at it unproven, else half."""
+        if self.max_time_limit is not None and isinstance(operator, Shape):
+            with self.call_times.lock:
+                self.call_times.limits[operator] = limit * 2 if status == "time_limit" else limit / 2
+
+    def _time_limit(self, extra: float | None = None, limit: float | None = None) -> dict:
+        """The time limit of the next call: `limit` (default `time_limit`), cut to the time left until
+        `until` and to `extra` (for backends that take a time limit)."""
+        limit = self.time_limit if limit is None else limit
+        limits = [] if limit is None else [limit]
         if extra is not None and "time_limit" in self.backend.capabilities:
             limits.append(max(0.0, extra))
         if self.until is not None:
