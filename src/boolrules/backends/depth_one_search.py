@@ -373,8 +373,9 @@ def search_depth_one(X: np.ndarray, target: np.ndarray, weights: np.ndarray, ope
         for first in pending:
             if best <= floor + _EPS or _passed(deadline):
                 break
-            if tuple(np.sort(first[0])) not in tried:
-                tried.add(tuple(np.sort(first[0])))
+            key = tuple(np.sort(first[0]))
+            if key not in tried:
+                tried.add(key)
                 found = _descend(kind, ordered, partner_position, wp, wn, lam, min_literals, max_literals, exclusive,
                                  first[0], deadline)
                 if found[2] < best - _EPS:
