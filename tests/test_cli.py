@@ -86,6 +86,23 @@ def test_fit_with_depth_two_moves(capsys):
         assert result["nonlocal"]["calls"] >= 1 and result["complexity"] <= 7
 
 
+def test_nonlocal_shapes_auto_follows_the_classifier_and_stands_alone(capsys):
+    """--nonlocal-shapes auto (the default) gives the classifier's auto shapes on native whose operators
+    are searched; none gives none; auto or none beside a shape is refused."""
+    from boolrules.backends import get_backend
+    from boolrules.cli.fit import nonlocal_shapes
+    from boolrules.localsearch.classifier import AUTO_SHAPES
+
+    native, every = get_backend("native"), ("Or", "And", "AtLeast")
+    assert nonlocal_shapes(["auto"], every, native, "random") == AUTO_SHAPES
+    assert nonlocal_shapes(["auto"], ("Or", "AtLeast"), native, "random") == ()
+    assert nonlocal_shapes(["auto"], every, get_backend("highs"), "random") == nonlocal_shapes(["none"], every, native,
+                                                                                               "random") == ()
+    assert nonlocal_shapes(["DNF", "DNF"], every, None, "random") == ("DNF",)
+    assert main(["fit", "--num-starts", "1", "--num-iterations", "10", "--nonlocal-shapes", "auto", "DNF"]) == 2
+    assert "auto and none stand alone" in capsys.readouterr().err
+
+
 def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
     """--nonlocal-time-limit/-time-share/-policy and --scan-moves reach RuleClassifier; their CLI
     defaults are the classifier's; a bad value is refused naming the parameter."""
@@ -96,8 +113,8 @@ def test_fit_takes_the_classifiers_non_local_options_with_its_defaults(capsys):
     for name in ("nonlocal_time_limit", "nonlocal_time_share", "nonlocal_policy", "scan_moves", "max_complexity",
                  "max_depth", "num_starts", "num_iterations", "time_budget", "lam", "metric", "n_jobs", "max_samples", "quench"):
         assert getattr(args, name) == defaults[name], name
-    assert tuple(args.operators) == tuple(defaults["operators"]) == tuple(defaults["nonlocal_operators"])
-    assert args.nonlocal_shapes == []  # non-local operators: the operators, and these shapes
+    assert tuple(args.operators) == tuple(defaults["operators"]) and defaults["nonlocal_operators"] == "auto"
+    assert args.nonlocal_shapes == ["auto"]  # non-local operators: the operators, and the classifier's auto shapes
     result = run_json(capsys, ["fit", "--num-starts", "1", "--num-iterations", "80", "--max-complexity", "5",
                                "--nonlocal-backend", "native", "--nonlocal-policy", "gain", "--scan-moves", "0.2",
                                "--nonlocal-time-limit", "0.1"])

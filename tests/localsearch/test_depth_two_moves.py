@@ -9,6 +9,7 @@ import pytest
 from boolrules import RuleClassifier
 from boolrules.backends import Backend, Result, get_backend
 from boolrules.localsearch import oracle as oracle_module
+from boolrules.localsearch.classifier import AUTO_SHAPES, oracle_operators
 from boolrules.localsearch.moves import SearchSpace, random_rule
 from boolrules.localsearch.oracle import DEPTH_TWO_SHARE, CallTimes, NonLocalOracle, depth_two_bounds
 from boolrules.metrics import balanced_sample_weight
@@ -134,6 +135,28 @@ def test_a_depth_one_backend_refuses_shapes_before_any_work():
                          num_starts=1)
     assert_raises_clearly(ValueError, lambda: clf.fit(X, y), "recording", "DNF")
     clf.set_params(nonlocal_operators=["Or", "And"]).fit(X, y)
+
+
+def test_auto_adds_three_term_shapes_on_native_only():
+    """nonlocal_operators="auto" (the default): every operator, and DNF/CNF of up to three terms where
+    they were measured to pay (native, "random" policy); a depth-one backend gets no shape and fits."""
+    X, y = planted(DNF_TRUTH, 50, 4)
+    assert RuleClassifier().nonlocal_operators == "auto"
+    assert oracle_operators("auto", get_backend("native"), "random") == (*ALL, *AUTO_SHAPES)
+    assert {shape.max_terms for shape in AUTO_SHAPES} == {3} and {str(s) for s in AUTO_SHAPES} == {"DNF", "CNF"}
+    assert oracle_operators("auto", get_backend("native"), "gain") == ALL
+    assert oracle_operators("auto", get_backend("highs"), "random") == ALL
+    assert oracle_operators((Or,), get_backend("native"), "random") == (Or,)
+    recording = Recording()
+    RuleClassifier(nonlocal_backend=recording, num_iterations=30, num_starts=1, num_iterations_burn_in=0,
+                   random_state=0).fit(X, y)
+    assert recording.calls and not any(hasattr(problem, "shape") for problem, _ in recording.calls)
+    native, shapes = get_backend("native"), []
+    solve = native.solve
+    native.solve = lambda problem, **options: (shapes.append(getattr(problem, "shape", None)), solve(problem, **options))[1]
+    clf = RuleClassifier(nonlocal_backend=native, num_iterations=200, num_starts=1, num_iterations_burn_in=0,
+                         max_complexity=7, random_state=0).fit(X, y)
+    assert clf.nonlocal_stats_.failed == 0 and None in shapes and set(shapes) - {None} and set(shapes) <= {None, *AUTO_SHAPES}
 
 
 class Scripted(Backend):

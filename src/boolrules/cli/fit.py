@@ -7,7 +7,7 @@ from contextlib import nullcontext
 
 from ..datasets import Dataset
 from ..localsearch import RuleClassifier
-from ..localsearch.classifier import configured_max_samples
+from ..localsearch.classifier import auto_shapes, configured_max_samples
 from ..metrics import score_counts
 from .backend import configured_backend, running
 from .data import binarizer, load_data, split
@@ -15,6 +15,18 @@ from .errors import UsageError
 from .report import data_info, data_lines, held_out_score, print_json, show_progress, split_info
 
 __all__ = ["fitted", "run"]
+
+
+def nonlocal_shapes(names: list[str], operators: tuple[str, ...], backend, policy: str) -> tuple:
+    """The depth-two moves of `--nonlocal-shapes`: the named shapes, none for "none", or for "auto"
+    (the default) the classifier's `nonlocal_operators="auto"` ones on this backend and policy whose
+    two operators are among `operators`."""
+    if "auto" in names or "none" in names:
+        if len(names) > 1:
+            raise UsageError(f"--nonlocal-shapes: {' '.join(names)}: auto and none stand alone")
+        return tuple(shape for shape in auto_shapes(backend, policy) if names == ["auto"]
+                     and {shape.outer.__name__, shape.inner.__name__} <= set(operators))
+    return tuple(dict.fromkeys(names))
 
 
 def fitted(args, data: Dataset):
@@ -42,7 +54,7 @@ def fitted(args, data: Dataset):
         random_state=args.seed,
         verbose=show_progress(args),
         nonlocal_backend=backend,
-        nonlocal_operators=operators + tuple(dict.fromkeys(args.nonlocal_shapes)),
+        nonlocal_operators=operators + nonlocal_shapes(args.nonlocal_shapes, operators, backend, args.nonlocal_policy),
         max_samples=configured_max_samples(args.max_samples, args.config or args.nonlocal_backend),
         nonlocal_time_limit=args.nonlocal_time_limit,
         nonlocal_time_share=args.nonlocal_time_share,

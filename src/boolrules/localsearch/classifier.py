@@ -24,7 +24,7 @@ from ..backends.config import BackendSpec, opened_backend, problem_caps
 from ..estimator import RuleEstimator
 from ..exceptions import InputError
 from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, BitMatrix, Rule, resolve_nonlocal_operators, resolve_operators
+from ..rules import OPERATORS, And, BitMatrix, Or, Rule, Shape, resolve_nonlocal_operators, resolve_operators
 from ..rules.shapes import OperatorSpec
 from ..seeding import draw_seed
 from ..validation import Interval, check_number
@@ -37,6 +37,10 @@ from .payoff import Payoff
 __all__ = ["RuleClassifier", "SearchConfig", "configured_max_samples"]
 
 ALL_OPERATORS = tuple(OPERATORS)
+# nonlocal_operators="auto" adds these depth-two moves on `native` under the "random" policy: with them the
+# planted three-term DNF and CNF are recovered, and at equal wall time the fit is at or above local-only on
+# every bundled dataset (issue 28, benchmarks/studies/native-depth-two.md)
+AUTO_SHAPES = (Shape("DNF", Or, And, max_terms=3), Shape("CNF", And, Or, max_terms=3))
 # Under a time budget, non-local moves wait for this share of each start's schedule by default: they
 # pay per second when they refine a cooled-down rule (benchmarks/README.md, "Non-local moves per second").
 BUDGET_BURN_IN = 0.7
@@ -73,7 +77,7 @@ class SearchConfig:
     temperatures: tuple[float, float]
     record: bool
     nonlocal_backend: object
-    nonlocal_operators: tuple  # operator classes and depth-two `Shape`s
+    nonlocal_operators: tuple | str  # operator classes and depth-two `Shape`s, or "auto" (`oracle_operators`)
     burn_in: int
     burn_in_progress: float
     oracle_share: float | str  # of a start's time, or "auto" (`payoff.Payoff`)
@@ -94,7 +98,8 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
 
     def factory(rng, until=None):
         return NonLocalOracle(
-            bits, X, y, weights, config.space, backend, operators=config.nonlocal_operators,
+            bits, X, y, weights, config.space, backend,
+            operators=oracle_operators(config.nonlocal_operators, backend, config.nonlocal_policy),
             max_samples=oracle_max_samples(config.max_samples, backend),
             time_limit=call_limit(config.nonlocal_time_limit, until),
             max_time_limit=call_cap(config.nonlocal_time_limit, until), rng=rng, until=until,
@@ -112,6 +117,20 @@ def configured_max_samples(setting: int | str | None, spec) -> int | str | None:
     if setting != "auto":
         return int(setting)
     return ({} if spec is None else problem_caps(spec)).get("max_samples", "auto")
+
+
+def auto_shapes(backend, policy: str) -> tuple:
+    """The depth-two moves of `nonlocal_operators="auto"`: `AUTO_SHAPES` on `native` under the "random"
+    policy, where they were measured to pay; none elsewhere (a backend may take no depth-two problem)."""
+    return AUTO_SHAPES if getattr(backend, "name", None) == "native" and policy == "random" else ()
+
+
+def oracle_operators(setting: tuple | str, backend, policy: str) -> tuple:
+    """What non-local moves may put at a node for `nonlocal_operators=setting` on `backend`: "auto"
+    is every operator and `auto_shapes`."""
+    if setting != "auto":
+        return setting
+    return resolve_nonlocal_operators(ALL_OPERATORS + auto_shapes(backend, policy))
 
 
 def oracle_max_samples(setting: int | str | None, backend) -> int | None:
@@ -264,7 +283,8 @@ class RuleClassifier(RuleEstimator):
         (default 2 terms, literals per term as the complexity budget allows); a shape needs its two
         operators among `operators`; the "random" policy tries it at the root, by Thompson sampling on
         whether its moves have lowered the error, and within a quarter of the oracle's seconds
-        (`oracle.NonLocalOracle`).
+        (`oracle.NonLocalOracle`). "auto": the five operators, and on `native` under the "random"
+        policy also DNF and CNF moves of up to three terms (`AUTO_SHAPES`).
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
         num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle
@@ -333,7 +353,7 @@ class RuleClassifier(RuleEstimator):
         "record_trajectory": ["boolean"],
         "verbose": ["verbose"],
         "nonlocal_backend": [None, BackendSpec("nonlocal_backend")],
-        "nonlocal_operators": [OperatorSpec(several=True, shapes=True)],
+        "nonlocal_operators": [StrOptions({"auto"}), OperatorSpec(several=True, shapes=True)],
         "num_iterations_burn_in": [None, Interval(Integral, 0, None, closed="left")],
         "patience": [Interval(Integral, 0, None, closed="left")],
         "max_samples": [None, StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
@@ -362,7 +382,7 @@ class RuleClassifier(RuleEstimator):
         record_trajectory=False,
         verbose=False,
         nonlocal_backend=None,
-        nonlocal_operators=ALL_OPERATORS,
+        nonlocal_operators="auto",
         num_iterations_burn_in=None,
         patience=10,
         max_samples="auto",
@@ -471,7 +491,8 @@ class RuleClassifier(RuleEstimator):
             temperatures=self._temperatures(),
             record=bool(self.record_trajectory),
             nonlocal_backend=self.nonlocal_backend,
-            nonlocal_operators=resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators"),
+            nonlocal_operators=("auto" if isinstance(self.nonlocal_operators, str) and self.nonlocal_operators == "auto"
+                                else resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators")),
             burn_in=burn_in,
             burn_in_progress=burn_in_progress,
             oracle_share=self.nonlocal_time_share if isinstance(self.nonlocal_time_share, str) else float(
