@@ -7,7 +7,8 @@ Every (source, setting) pair fits `RuleClassifierCV(n_jobs=--n-jobs, random_stat
 **setting)` on the same split, each in a fresh process (so each pays for starting its joblib
 workers, as a user's first fit does), one after another within a split so that they see the same
 load on a shared machine. A source is a `src` directory to import boolrules from (e.g. an export of
-an older commit); a setting is a name and JSON keyword arguments.
+an older commit); a setting is a name and JSON keyword arguments (`"cv_repeats": R`, with `"cv_folds"`
+(default 5), stands for `cv=RepeatedStratifiedKFold(...)` seeded by the split).
 
     git archive <before-commit> src | tar -x -C /tmp/before
     python benchmarks/bench_cv.py --source before=/tmp/before/src --setting before:default={} \\
@@ -51,6 +52,7 @@ def fit_one(job: dict) -> dict:
     from bench_peers import _cap
     from joblib.externals.loky import get_reusable_executor
     from sklearn.metrics import balanced_accuracy_score
+    from sklearn.model_selection import RepeatedStratifiedKFold
 
     from boolrules import QuantileBinarizer, RuleClassifierCV, load_dataset
 
@@ -60,14 +62,18 @@ def fit_one(job: dict) -> dict:
     binarizer = QuantileBinarizer().fit(data.raw.iloc[train])
     X_train, X_test = binarizer.transform(data.raw.iloc[train]), binarizer.transform(data.raw.iloc[test])
     y_train, y_test = data.y[train], data.y[test]
-    model = RuleClassifierCV(**{"n_jobs": job["n_jobs"], "random_state": job["seed"] * 1000 + job["split"],
-                                "binarizer": None, **job["setting"]})
+    seed = job["seed"] * 1000 + job["split"]
+    setting = dict(job["setting"])
+    if "cv_repeats" in setting:  # repeated stratified folds, each repeat shuffled anew (JSON cannot carry a splitter)
+        setting["cv"] = RepeatedStratifiedKFold(n_splits=setting.pop("cv_folds", 5), n_repeats=setting.pop("cv_repeats"),
+                                                random_state=seed)
+    model = RuleClassifierCV(**{"n_jobs": job["n_jobs"], "random_state": seed, "binarizer": None, **setting})
     start, cpu = time.perf_counter(), _cpu_seconds()
     model.fit(X_train, y_train)
     seconds = time.perf_counter() - start
     get_reusable_executor().shutdown(wait=True)  # the workers' CPU counts once they have ended
     return {"seconds": seconds, "cpu_seconds": _cpu_seconds() - cpu, "chosen": int(model.max_complexity_),
-            "tried": len(model.cv_results_["params"]),
+            "tried": len(model.cv_results_["params"]), "folds": sum(key.startswith("split") for key in model.cv_results_),
             "complexity": model.rule_.complexity, "train_rows": len(train),
             "train_ba": balanced_accuracy_score(y_train, model.predict(X_train)),
             "test_ba": balanced_accuracy_score(y_test, model.predict(X_test))}

@@ -18,7 +18,9 @@ def test_one_fit_reports_time_choice_and_scores(bench):
     row = bench.fit_one(job)
     assert row["train_rows"] == 100 and row["chosen"] in (3, 4, 5) and 1 <= row["tried"] <= 3
     assert row["complexity"] <= row["chosen"] and row["seconds"] > 0 and 0 <= row["test_ba"] <= 1
-    assert row["cpu_seconds"] > 0
+    assert row["cpu_seconds"] > 0 and row["folds"] == 2
+    repeated = bench.fit_one({**job, "setting": {**job["setting"], "cv_repeats": 2, "cv_folds": 3}})
+    assert repeated["folds"] == 6 and repeated["chosen"] in (3, 4, 5)
 
 
 def test_time_ratios_are_to_the_first_configuration_on_the_same_split(bench):
