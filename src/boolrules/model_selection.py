@@ -81,9 +81,9 @@ class RuleClassifierCV(RuleEstimator):
     with 10 of 2000 (`fold_starts`, `fold_iterations`), and choose by the best mean: on the eight
     bundled datasets (5 splits) the one-standard-error rule scored 0.009 +- 0.006 lower on held-out
     data (Parkinson's 0.59 against 0.83 on one split), repeated folds (2 x 5) were level at 1.4x the
-    time, and against the former defaults (every fit
-    10 x 2000, one-standard-error) on 13 splits the test scores were level (+0.002 +- 0.008) at a
-    quarter to a third of the CPU time (`benchmarks/README.md`, "RuleClassifierCV defaults").
+    time, and against the former defaults (every fit 10 x 2000, one-standard-error) on 13 splits the
+    test scores were level (+0.002 +- 0.008) at a quarter to a third of the CPU time
+    (`benchmarks/README.md`, "RuleClassifierCV defaults").
 
     Parameters
     ----------
