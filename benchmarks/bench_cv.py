@@ -8,7 +8,9 @@ Every (source, setting) pair fits `RuleClassifierCV(n_jobs=--n-jobs, random_stat
 workers, as a user's first fit does), one after another within a split so that they see the same
 load on a shared machine. A source is a `src` directory to import boolrules from (e.g. an export of
 an older commit); a setting is a name and JSON keyword arguments (`"cv_repeats": R`, with `"cv_folds"`
-(default 5), stands for `cv=RepeatedStratifiedKFold(...)` seeded by the split).
+(default 5), stands for `cv=RepeatedStratifiedKFold(...)` seeded by the split; `"thresholds": T` fits on the
+raw columns with `binarizer=QuantileBinarizer(thresholds=T)`, which the CV fits per fold when it learns from
+the labels).
 
     git archive <before-commit> src | tar -x -C /tmp/before
     python benchmarks/bench_cv.py --source before=/tmp/before/src --setting before:default={} \\
@@ -59,11 +61,15 @@ def fit_one(job: dict) -> dict:
     data = load_dataset(job["dataset"])
     train, test = split_rows(data.y, job["splits"], job["seed"], job["split"])
     train = _cap(train, data.y, job["max_train"], job["seed"])
-    binarizer = QuantileBinarizer().fit(data.raw.iloc[train])
-    X_train, X_test = binarizer.transform(data.raw.iloc[train]), binarizer.transform(data.raw.iloc[test])
     y_train, y_test = data.y[train], data.y[test]
     seed = job["seed"] * 1000 + job["split"]
     setting = dict(job["setting"])
+    if "thresholds" in setting:  # the binarizer inside the CV (a supervised one is fitted per fold)
+        X_train, X_test = data.raw.iloc[train], data.raw.iloc[test]
+        setting["binarizer"] = QuantileBinarizer(thresholds=setting.pop("thresholds"))
+    else:
+        binarizer = QuantileBinarizer().fit(data.raw.iloc[train])
+        X_train, X_test = binarizer.transform(data.raw.iloc[train]), binarizer.transform(data.raw.iloc[test])
     if "cv_repeats" in setting:  # repeated stratified folds, each repeat shuffled anew (JSON cannot carry a splitter)
         setting["cv"] = RepeatedStratifiedKFold(n_splits=setting.pop("cv_folds", 5), n_repeats=setting.pop("cv_repeats"),
                                                 random_state=seed)
@@ -74,7 +80,7 @@ def fit_one(job: dict) -> dict:
     get_reusable_executor().shutdown(wait=True)  # the workers' CPU counts once they have ended
     return {"seconds": seconds, "cpu_seconds": _cpu_seconds() - cpu, "chosen": int(model.max_complexity_),
             "tried": len(model.cv_results_["params"]), "folds": sum(key.startswith("split") for key in model.cv_results_),
-            "complexity": model.rule_.complexity, "train_rows": len(train),
+            "complexity": model.rule_.complexity, "train_rows": len(train), "cv_score": float(model.cv_score_),
             "train_ba": balanced_accuracy_score(y_train, model.predict(X_train)),
             "test_ba": balanced_accuracy_score(y_test, model.predict(X_test))}
 

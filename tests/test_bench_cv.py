@@ -21,6 +21,9 @@ def test_one_fit_reports_time_choice_and_scores(bench):
     assert row["cpu_seconds"] > 0 and row["folds"] == 2
     repeated = bench.fit_one({**job, "setting": {**job["setting"], "cv_repeats": 2, "cv_folds": 3}})
     assert repeated["folds"] == 6 and repeated["chosen"] in (3, 4, 5)
+    assert 0 <= row["cv_score"] <= 1
+    tree = bench.fit_one({**job, "setting": {**job["setting"], "thresholds": "tree"}})
+    assert tree["chosen"] in (3, 4, 5) and tree["cv_score"] != row["cv_score"]  # other features, other folds' scores
 
 
 def test_time_ratios_are_to_the_first_configuration_on_the_same_split(bench):
