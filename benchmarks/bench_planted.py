@@ -40,7 +40,8 @@ PLANTED = {
 }
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 SHAPES3 = [Shape("DNF", Or, And, max_terms=3), Shape("CNF", And, Or, max_terms=3)]
-ORACLES = {"native": {"nonlocal_backend": "native"},
+ORACLES = {"native": {"nonlocal_backend": "native"},  # the default oracle: since stop 38 with three-term DNF/CNF moves
+           "native-depth-one": {"nonlocal_backend": "native", "nonlocal_operators": OPERATORS},  # the former default
            "native+shapes": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, "DNF", "CNF"]},
            "highs+shapes": {"nonlocal_backend": "highs", "nonlocal_operators": [*OPERATORS, "DNF", "CNF"]},
            "native+shapes3": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, *SHAPES3]},
