@@ -87,18 +87,20 @@ def test_fit_with_depth_two_moves(capsys):
 
 
 def test_nonlocal_shapes_auto_follows_the_classifier_and_stands_alone(capsys):
-    """--nonlocal-shapes auto (the default) gives the classifier's auto shapes on native whose operators
+    """--nonlocal-shapes auto (the default) gives the classifier's auto moves on native whose operators
     are searched; none gives none; auto or none beside a shape is refused."""
     from boolrules.backends import get_backend
     from boolrules.cli.fit import nonlocal_shapes
-    from boolrules.localsearch.classifier import AUTO_SHAPES
+    from boolrules.localsearch.classifier import AUTO_MOVES
+    from boolrules.rules import KEEP
 
     native, every = get_backend("native"), ("Or", "And", "AtLeast")
-    assert nonlocal_shapes(["auto"], every, native, "random") == AUTO_SHAPES
-    assert nonlocal_shapes(["auto"], ("Or", "AtLeast"), native, "random") == ()
+    assert nonlocal_shapes(["auto"], every, native, "random") == AUTO_MOVES
+    assert nonlocal_shapes(["auto"], ("Or", "AtLeast"), native, "random") == (KEEP,)
+    assert nonlocal_shapes(["auto"], ("AtLeast", "Choose"), native, "random") == ()
     assert nonlocal_shapes(["auto"], every, get_backend("highs"), "random") == nonlocal_shapes(["none"], every, native,
                                                                                                "random") == ()
-    assert nonlocal_shapes(["DNF", "DNF"], every, None, "random") == ("DNF",)
+    assert nonlocal_shapes(["DNF", "DNF", "keep"], every, None, "random") == ("DNF", "keep")
     assert main(["fit", "--num-starts", "1", "--num-iterations", "10", "--nonlocal-shapes", "auto", "DNF"]) == 2
     assert "auto and none stand alone" in capsys.readouterr().err
 
@@ -813,6 +815,9 @@ def test_the_parsers_copies_of_choices_and_defaults_are_the_librarys():
 
     assert choices.MAX_SEED == MAX_SEED and choices.QPU_EMBEDDING_TIMEOUT == QPU_EMBEDDING_TIMEOUT
     assert choices.QASM3_MAX_QUBITS == QASM3_MAX_QUBITS
+    from boolrules.rules import KEEP
+
+    assert choices.KEEP == KEEP.name
     from boolrules.datasets import DATASETS
 
     assert choices.DATASETS == DATASETS

@@ -9,11 +9,11 @@ import pytest
 from boolrules import RuleClassifier
 from boolrules.backends import Backend, Result, get_backend
 from boolrules.localsearch import oracle as oracle_module
-from boolrules.localsearch.classifier import AUTO_SHAPES, oracle_operators
+from boolrules.localsearch.classifier import AUTO_MOVES, oracle_operators
 from boolrules.localsearch.moves import SearchSpace, random_rule
 from boolrules.localsearch.oracle import DEPTH_TWO_SHARE, CallTimes, NonLocalOracle, depth_two_bounds
 from boolrules.metrics import balanced_sample_weight
-from boolrules.rules import OPERATORS, SHAPES, And, BitMatrix, Literal, Or, Shape
+from boolrules.rules import KEEP, OPERATORS, SHAPES, And, BitMatrix, Literal, Or, Shape
 
 from ..errors import assert_raises_clearly
 from ..fakes import Clock, Recording
@@ -138,12 +138,15 @@ def test_a_depth_one_backend_refuses_shapes_before_any_work():
 
 
 def test_auto_adds_three_term_shapes_on_native_only():
-    """nonlocal_operators="auto" (the default): every operator, and DNF/CNF of up to three terms where
-    they were measured to pay (native, "random" policy); a depth-one backend gets no shape and fits."""
+    """nonlocal_operators="auto" (the default): every operator, and DNF/CNF of up to three terms and the
+    keep move where they were measured to pay (native, "random" policy); a depth-one backend gets no
+    shape and fits."""
     X, y = planted(DNF_TRUTH, 50, 4)
     assert RuleClassifier().nonlocal_operators == "auto"
-    assert oracle_operators("auto", get_backend("native"), "random") == (*ALL, *AUTO_SHAPES)
-    assert {shape.max_terms for shape in AUTO_SHAPES} == {3} and {str(s) for s in AUTO_SHAPES} == {"DNF", "CNF"}
+    assert oracle_operators("auto", get_backend("native"), "random") == (*ALL, *AUTO_MOVES)
+    shapes = [move for move in AUTO_MOVES if isinstance(move, Shape)]
+    assert {shape.max_terms for shape in shapes} == {3} and {str(s) for s in shapes} == {"DNF", "CNF"}
+    assert KEEP in AUTO_MOVES
     assert oracle_operators("auto", get_backend("native"), "gain") == ALL
     assert oracle_operators("auto", get_backend("highs"), "random") == ALL
     assert oracle_operators((Or,), get_backend("native"), "random") == (Or,)
@@ -156,7 +159,7 @@ def test_auto_adds_three_term_shapes_on_native_only():
     native.solve = lambda problem, **options: (shapes.append(getattr(problem, "shape", None)), solve(problem, **options))[1]
     clf = RuleClassifier(nonlocal_backend=native, num_iterations=200, num_starts=1, num_iterations_burn_in=0,
                          max_complexity=7, random_state=0).fit(X, y)
-    assert clf.nonlocal_stats_.failed == 0 and None in shapes and set(shapes) - {None} and set(shapes) <= {None, *AUTO_SHAPES}
+    assert clf.nonlocal_stats_.failed == 0 and None in shapes and set(shapes) - {None} and set(shapes) <= {None, *AUTO_MOVES}
 
 
 class Scripted(Backend):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from inspect import Parameter, signature
 
-__all__ = ["DATASETS", "EXPORT_FORMATS", "FEATURE_SCORES", "LEARNER_DEFAULTS", "MAX_SEED", "METRICS", "OPERATORS", "PENALTY_MODES",
+__all__ = ["DATASETS", "EXPORT_FORMATS", "FEATURE_SCORES", "KEEP", "LEARNER_DEFAULTS", "MAX_SEED", "METRICS", "OPERATORS", "PENALTY_MODES",
            "POLICIES", "PROBLEM_DEFAULTS", "PROBLEM_FORMATS", "QASM3_MAX_QUBITS", "QPU_EMBEDDING_TIMEOUT", "QPU_EMBEDDING_TIMEOUT_CAP", "QPU_TOPOLOGIES", "QUBO_FORMATS",
            "SHAPES", "SLACK_MODES", "learner_defaults", "python_defaults"]
 
@@ -16,6 +16,7 @@ DATASETS = ("breast_cancer", "credit_risk", "customer_churn", "parkinsons", "hom
             "direct_marketing", "credit_card_default")  # datasets.DATASETS
 OPERATORS = ("Or", "And", "AtLeast", "AtMost", "Choose")  # rules.OPERATORS
 SHAPES = ("DNF", "CNF")  # rules.SHAPES
+KEEP = "keep"  # rules.KEEP.name
 METRICS = ("balanced_accuracy", "accuracy", "f1", "precision", "recall", "matthews_corrcoef",
            "jaccard")  # metrics.METRICS
 POLICIES = ("random", "gain", "sweep")  # localsearch.oracle.POLICIES

@@ -7,8 +7,9 @@ from contextlib import nullcontext
 
 from ..datasets import Dataset
 from ..localsearch import RuleClassifier
-from ..localsearch.classifier import auto_shapes, configured_max_samples
+from ..localsearch.classifier import auto_moves, configured_max_samples
 from ..metrics import score_counts
+from ..rules import Keep
 from .backend import configured_backend, running
 from .data import binarizer, load_data, split
 from .errors import UsageError
@@ -18,15 +19,21 @@ __all__ = ["fitted", "run"]
 
 
 def nonlocal_shapes(names: list[str], operators: tuple[str, ...], backend, policy: str) -> tuple:
-    """The depth-two moves of `--nonlocal-shapes`: the named shapes, none for "none", or for "auto"
-    (the default) the classifier's `nonlocal_operators="auto"` ones on this backend and policy whose
-    two operators are among `operators`."""
+    """The moves of `--nonlocal-shapes` besides the operators: the named ones, none for "none", or for
+    "auto" (the default) the classifier's `nonlocal_operators="auto"` ones on this backend and policy
+    that build operators among `operators` (a shape both of its own, "keep" And or Or)."""
     if "auto" in names or "none" in names:
         if len(names) > 1:
             raise UsageError(f"--nonlocal-shapes: {' '.join(names)}: auto and none stand alone")
-        return tuple(shape for shape in auto_shapes(backend, policy) if names == ["auto"]
-                     and {shape.outer.__name__, shape.inner.__name__} <= set(operators))
+        return tuple(move for move in auto_moves(backend, policy) if names == ["auto"] and builds(move, operators))
     return tuple(dict.fromkeys(names))
+
+
+def builds(move, operators: tuple[str, ...]) -> bool:
+    """Whether every operator that `move` builds is among `operators` (for "keep": And or Or is)."""
+    if isinstance(move, Keep):
+        return bool({"And", "Or"} & set(operators))
+    return {move.outer.__name__, move.inner.__name__} <= set(operators)
 
 
 def fitted(args, data: Dataset):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .choices import (EXPORT_FORMATS, FEATURE_SCORES, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
+from .choices import (EXPORT_FORMATS, FEATURE_SCORES, KEEP, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
                       POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_EMBEDDING_TIMEOUT_CAP,
                       QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
 from .values import (MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
@@ -149,11 +149,12 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--max-samples", type=count_or_auto, default=learner["max_samples"], metavar="N",
                         help="most rows in a non-local subproblem, or auto: the [problem] max_samples of a .toml "
                              "backend, else 400 on native and 100 on the others (default: %(default)s)")
-    search.add_argument("--nonlocal-shapes", nargs="+", choices=[*SHAPES, "auto", "none"], default=["auto"],
+    search.add_argument("--nonlocal-shapes", nargs="+", choices=[*SHAPES, KEEP, "auto", "none"], default=["auto"],
                         metavar="SHAPE",
-                        help=f"depth-two non-local moves besides the operators ({', '.join(SHAPES)}; a backend that "
-                             "takes depth-two problems: native, highs, a QUBO sampler), none, or auto: DNF and CNF "
-                             "of up to three terms on native under the random policy (default: auto)")
+                        help=f"non-local moves besides the operators: depth-two subtrees ({', '.join(SHAPES)}; a backend "
+                             "that takes depth-two problems: native, highs, a QUBO sampler), keep (a node's sub-rule kept "
+                             "beside a solved partner), none, or auto: DNF and CNF of up to three terms and keep on "
+                             "native under the random policy (default: auto)")
     search.add_argument("--nonlocal-time-limit", type=call_limit, default=learner["nonlocal_time_limit"],
                         metavar="S", help="seconds per non-local solve, none for the backend's own, or auto: 1 s, "
                                           "and under --time-budget 0.4%% of each start's time (default: %(default)s)")

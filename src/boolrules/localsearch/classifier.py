@@ -24,7 +24,7 @@ from ..backends.config import BackendSpec, opened_backend, problem_caps
 from ..estimator import RuleEstimator
 from ..exceptions import InputError
 from ..metrics import balanced_sample_weight
-from ..rules import OPERATORS, And, BitMatrix, Or, Rule, Shape, resolve_nonlocal_operators, resolve_operators
+from ..rules import KEEP, OPERATORS, And, BitMatrix, Or, Rule, Shape, resolve_nonlocal_operators, resolve_operators
 from ..rules.shapes import OperatorSpec
 from ..seeding import draw_seed
 from ..validation import Interval, check_number
@@ -37,10 +37,11 @@ from .payoff import Payoff
 __all__ = ["RuleClassifier", "SearchConfig", "configured_max_samples"]
 
 ALL_OPERATORS = tuple(OPERATORS)
-# nonlocal_operators="auto" adds these depth-two moves on `native` under the "random" policy: with them the
-# planted three-term DNF and CNF are recovered, and at equal wall time the fit is at or above local-only on
-# every bundled dataset (issue 28, benchmarks/studies/native-depth-two.md)
-AUTO_SHAPES = (Shape("DNF", Or, And, max_terms=3), Shape("CNF", And, Or, max_terms=3))
+# nonlocal_operators="auto" adds these moves on `native` under the "random" policy: DNF and CNF of up to three
+# terms, with which the planted three-term DNF and CNF are recovered, and keeping a sub-rule of a node beside a
+# solved partner (`rules.Keep`), with which the nested planted rule is; at equal wall time the fit is at or
+# above local-only on every bundled dataset (issue 28, benchmarks/studies/native-depth-two.md)
+AUTO_MOVES = (Shape("DNF", Or, And, max_terms=3), Shape("CNF", And, Or, max_terms=3), KEEP)
 # Under a time budget, non-local moves wait for this share of each start's schedule by default: they
 # pay per second when they refine a cooled-down rule (benchmarks/README.md, "Non-local moves per second").
 BUDGET_BURN_IN = 0.7
@@ -119,18 +120,18 @@ def configured_max_samples(setting: int | str | None, spec) -> int | str | None:
     return ({} if spec is None else problem_caps(spec)).get("max_samples", "auto")
 
 
-def auto_shapes(backend, policy: str) -> tuple:
-    """The depth-two moves of `nonlocal_operators="auto"`: `AUTO_SHAPES` on `native` under the "random"
-    policy, where they were measured to pay; none elsewhere (a backend may take no depth-two problem)."""
-    return AUTO_SHAPES if getattr(backend, "name", None) == "native" and policy == "random" else ()
+def auto_moves(backend, policy: str) -> tuple:
+    """The moves `nonlocal_operators="auto"` adds to the operators: `AUTO_MOVES` on `native` under the
+    "random" policy, where they were measured to pay; none elsewhere (a backend may take no depth-two problem)."""
+    return AUTO_MOVES if getattr(backend, "name", None) == "native" and policy == "random" else ()
 
 
 def oracle_operators(setting: tuple | str, backend, policy: str) -> tuple:
     """What non-local moves may put at a node for `nonlocal_operators=setting` on `backend`: "auto"
-    is every operator and `auto_shapes`."""
+    is every operator and `auto_moves`."""
     if setting != "auto":
         return setting
-    return resolve_nonlocal_operators(ALL_OPERATORS + auto_shapes(backend, policy))
+    return resolve_nonlocal_operators(ALL_OPERATORS + auto_moves(backend, policy))
 
 
 def oracle_max_samples(setting: int | str | None, backend) -> int | None:
@@ -283,8 +284,10 @@ class RuleClassifier(RuleEstimator):
         (default 2 terms, literals per term as the complexity budget allows); a shape needs its two
         operators among `operators`; the "random" policy tries it at the root, by Thompson sampling on
         whether its moves have lowered the error, and within a quarter of the oracle's seconds
-        (`oracle.NonLocalOracle`). "auto": the five operators, and on `native` under the "random"
-        policy also DNF and CNF moves of up to three terms (`AUTO_SHAPES`).
+        (`oracle.NonLocalOracle`); and "keep": a node becomes And(C, N) or Or(C, N), C the node or
+        an operator below it, N a solved depth-one subtree (`rules.Keep`). "auto": the five operators,
+        and on `native` under the "random" policy also DNF and CNF moves of up to three terms and
+        "keep" (`AUTO_MOVES`).
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
         num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle

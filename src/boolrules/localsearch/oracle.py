@@ -21,7 +21,7 @@ import numpy as np
 from ..backends.base import unseeded
 from ..exceptions import InputError
 from ..formulations import depth_one, depth_two
-from ..rules import And, AtLeast, AtMost, Choose, Literal, One, Operator, Rule, Shape, Zero
+from ..rules import And, AtLeast, AtMost, Choose, Keep, Literal, One, Operator, Or, Rule, Shape, Zero
 from ..sampling import subsample_rows
 from ..seeding import draw_seed
 from .moves import SearchSpace, node_at, replace_at
@@ -194,7 +194,7 @@ class NonLocalOracle:
                              f"depth-two moves {', '.join(shapes)}: drop them from nonlocal_operators or use "
                              "a backend that takes depth-two problems (native, highs, a QUBO sampler)")
         self.operators = operators
-        self._depth_one = [op for op in operators if not isinstance(op, Shape)]
+        self._depth_one = [op for op in operators if not isinstance(op, (Shape, Keep))]
         self.max_samples = max_samples
         self.time_limit = time_limit if "time_limit" in backend.capabilities else None
         self.max_time_limit = None if self.time_limit is None else max_time_limit
@@ -272,8 +272,11 @@ class NonLocalOracle:
                 time_limit: float | None = None) -> Rule | None:
         """`rule` with the node at `path` replaced by the backend's best depth-one `operator`
         subtree (or a literal below the root), or best depth-two subtree when `operator` is a
-        `Shape`, or None when there is no valid one (or a solve left running by an earlier call
-        has not ended: the backend is busy, and no call is made)."""
+        `Shape`, or a kept sub-rule and its partner when it is `Keep` (`keep`), or None when there
+        is no valid one (or a solve left running by an earlier call has not ended: the backend is
+        busy, and no call is made)."""
+        if isinstance(operator, Keep):
+            return self.keep(rule, path, memo, time_limit)
         if self.call_times.busy:
             return None
         self.stats.calls += 1
@@ -324,6 +327,50 @@ class NonLocalOracle:
             cut = result.status == "time_limit" and self.max_time_limit is not None and limit < self.max_time_limit
             self._judge(operator, rule, new, memo, cut)
         return new
+
+    def keep(self, rule: Rule, path: tuple, memo: dict | None = None, time_limit: float | None = None) -> Rule | None:
+        """`rule` with the operator X at `path` (a literal's parent for a literal) replaced by And(C, N)
+        or Or(C, N), whichever the search space allows (`Keep`): C is X or an operator below it, either
+        way round, N's operator drawn at random (`partner`). Literals are not kept: keeping one is a
+        depth-one move's work."""
+        outers = [op for op in (And, Or) if op in self.space.operators]
+        if not self._depth_one or not outers:
+            self.stats.nothing += 1
+            return None
+        path = path if isinstance(node_at(rule, path), Operator) else path[:-1]
+        node = node_at(rule, path)
+        kept = self.rng.choice((node, *(sub for sub in node.subrules if isinstance(sub, Operator))))
+        kept = ~kept if self.rng.random() < 0.5 else kept
+        return self.partner(rule, path, kept, self.rng.choice(outers), self.rng.choice(self._depth_one),
+                            memo, time_limit)
+
+    def partner(self, rule: Rule, path: tuple, kept: Rule, outer: type[Operator], operator,
+                memo: dict | None = None, time_limit: float | None = None) -> Rule | None:
+        """`rule` with the node at `path` replaced by outer(kept, N), N the backend's best depth-one
+        `operator` subtree for that place; merged into a parent of the same kind where it can be.
+        None when `kept` one level deeper breaks `max_depth`."""
+        holder = replace_at(rule, path, outer(kept, One() if outer is And else Zero()))
+        if self.space.max_depth is not None and len(path) + 1 + kept.depth > self.space.max_depth:
+            self.stats.nothing += 1
+            return None
+        new = self.replace(holder, path + (1,), operator, memo, time_limit)
+        if new is None:
+            return None
+        for at in (path + (1,), path + (0,), path):  # N, then C, then the new node into its parent
+            new = self._merged(new, at)
+        return new
+
+    def _merged(self, rule: Rule, path: tuple) -> Rule:
+        """`rule` with the And or Or at `path` merged into a parent of its kind (And(a, And(b, c)) is
+        And(a, b, c)) when the result stays in the search space."""
+        if not path:
+            return rule
+        node, parent = node_at(rule, path), node_at(rule, path[:-1])
+        if type(node) is not type(parent) or type(node) not in (And, Or) or node.negated:
+            return rule
+        merged = replace_at(rule, path[:-1], parent.replace(
+            parent.subrules[: path[-1]] + node.subrules + parent.subrules[path[-1] + 1 :]))
+        return merged if self.space.contains(merged) else rule
 
     def _judge(self, shape: Shape, rule: Rule, new: Rule | None, memo: dict | None, cut: bool) -> None:
         """Count `shape`'s move in its record: a win when it lowered the error of `rule`, else a loss,

@@ -12,7 +12,7 @@ from .operators import OPERATORS, And, AtLeast, AtMost, Choose, Operator, Or, re
 from .parse import parse
 from .semantics import operator_output
 from .serialize import from_dict, from_json
-from .shapes import SHAPES, Shape, resolve_nonlocal_operators, resolve_shape
+from .shapes import KEEP, SHAPES, Keep, Shape, resolve_nonlocal_operators, resolve_shape
 
 __all__ = [
     "OPERATORS",
@@ -22,6 +22,8 @@ __all__ = [
     "BitMatrix",
     "Choose",
     "Explanation",
+    "KEEP",
+    "Keep",
     "Literal",
     "One",
     "Operator",
