@@ -151,6 +151,10 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         Xb, self.feature_names_ = self._binarize_fit(X, y)
         return Xb, y
 
+    def _fit_two_class(self, X, y, rng):
+        """A two-class fit of X as given: `_fit_binary` on its 0/1 data."""
+        self._fit_binary(*self._binary_data(X, y), rng)
+
     def _fit(self, X, y):
         X, y, rng = self._prepare(X, y)
         if len(self.classes_) > 2:
@@ -161,7 +165,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
                     est.set_params(random_state=draw_seed(rng))
                 self.estimators_.append(est.fit(X, (y == cls).astype(np.uint8)))
             return self
-        self._fit_binary(*self._binary_data(X, y), rng)
+        self._fit_two_class(X, y, rng)
         self.rule_ = self.best_rule_.simplify()
         self.rule_text_ = self.rule_.to_str(self.feature_names_)
         self.rule_description_ = self.rule_.describe(self.feature_names_)

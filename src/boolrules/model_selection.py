@@ -226,15 +226,13 @@ class RuleClassifierCV(RuleEstimator):
         return {**params, "num_starts": min(params["num_starts"], self.fold_starts or params["num_starts"]),
                 "num_iterations": min(caps) if caps else None}
 
-    def _binary_data(self, X, y):
-        """As `RuleEstimator`'s; when the binarizer learns from y, `X` as given is kept for
-        `_fit_binary` to binarize each fold by a binarizer fitted on its training rows."""
-        Xb, y = super()._binary_data(X, y)
-        self._unbinarized_X = X if _learns_from_y(self.binarizer_) else None
-        return Xb, y
+    def _fit_two_class(self, X, y, rng):
+        """As `RuleEstimator`'s; when the binarizer learns from y, `_fit_binary` also gets `X` as
+        given, to binarize each fold by a binarizer fitted on its training rows."""
+        Xb, yb = self._binary_data(X, y)
+        self._fit_binary(Xb, yb, rng, unbinarized=X if _learns_from_y(self.binarizer_) else None)
 
-    def _fit_binary(self, X, y, rng):
-        unbinarized = self.__dict__.pop("_unbinarized_X", None)
+    def _fit_binary(self, X, y, rng, unbinarized=None):
         complexities, lams = self._grid()
         splitter = (StratifiedKFold(self.cv, shuffle=True, random_state=draw_seed(rng))
                     if isinstance(self.cv, Integral) else self.cv)
