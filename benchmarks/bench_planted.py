@@ -40,11 +40,11 @@ PLANTED = {
 }
 OPERATORS = ["Or", "And", "AtLeast", "AtMost", "Choose"]
 SHAPES3 = [Shape("DNF", Or, And, max_terms=3), Shape("CNF", And, Or, max_terms=3)]
-ORACLES = {"native": {"nonlocal_backend": "native"},  # the default oracle: since stop 38 with three-term DNF/CNF moves
-           "native-depth-one": {"nonlocal_backend": "native", "nonlocal_operators": OPERATORS},  # the former default
+ORACLES = {"native": {"nonlocal_backend": "native"},  # the default oracle: three-term DNF/CNF (stop 38) and keep moves (39)
+           "native-depth-one": {"nonlocal_backend": "native", "nonlocal_operators": OPERATORS},  # the default before stop 38
            "native+shapes": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, "DNF", "CNF"]},
            "highs+shapes": {"nonlocal_backend": "highs", "nonlocal_operators": [*OPERATORS, "DNF", "CNF"]},
-           "native+shapes3": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, *SHAPES3]},
+           "native+shapes3": {"nonlocal_backend": "native", "nonlocal_operators": [*OPERATORS, *SHAPES3]},  # stop 38's default
            "native-shapes3-only": {"nonlocal_backend": "native", "nonlocal_operators": SHAPES3}}
 
 
