@@ -2,7 +2,7 @@
 repaired or polished rule, makes an improving move (issue 23).
 
 Oracle calls are recorded from real searches (`RuleClassifier(max_complexity=10, nonlocal_backend=
-"native")` on binarized datasets): for each call, the rule, the node, the operator and the state of
+"native")` with the five operators' depth-one moves, on binarized datasets): for each call, the rule, the node, the operator and the state of
 the oracle's random generator. Each call is then replayed, interleaved, with every `--configs` sampler
 backend: a fresh `NonLocalOracle` with the recorded generator state builds the same subproblem (the
 same rows, the same sampler seed) and asks the backend. Per call and config:
@@ -32,6 +32,7 @@ import numpy as np
 from boolrules import RuleClassifier, load_dataset
 from boolrules.backends import get_backend
 from boolrules.localsearch.oracle import NonLocalOracle
+from boolrules.rules import OPERATORS
 
 DATASETS = ("breast_cancer", "credit_risk", "customer_churn")
 # name -> the sa backend's options: today's sampler default (no η, calibrated, minimal-bound slack,
@@ -62,8 +63,9 @@ def record(name: str, iterations: int, seed: int, calls: int, max_samples: int |
 
     NonLocalOracle.replace = recording
     try:
-        RuleClassifier(max_complexity=10, num_starts=1, num_iterations=iterations, random_state=seed,
-                       binarizer=None, nonlocal_backend="native", max_samples=max_samples).fit(data.X, data.y)
+        RuleClassifier(max_complexity=10, num_starts=1, num_iterations=iterations, random_state=seed, binarizer=None,
+                       nonlocal_backend="native", nonlocal_operators=list(OPERATORS),  # depth-one calls, as the issue's
+                       max_samples=max_samples).fit(data.X, data.y)
     finally:
         NonLocalOracle.replace = replace
     return kept

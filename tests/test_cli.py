@@ -86,6 +86,17 @@ def test_fit_with_depth_two_moves(capsys):
         assert result["nonlocal"]["calls"] >= 1 and result["complexity"] <= 7
 
 
+def test_fit_with_keep_moves(capsys, monkeypatch):
+    """--nonlocal-shapes keep makes keep moves (and only them beside the operators)."""
+    from boolrules.localsearch.oracle import NonLocalOracle
+
+    kept, keep = [], NonLocalOracle.keep
+    monkeypatch.setattr(NonLocalOracle, "keep", lambda self, *args: (kept.append(args[1]), keep(self, *args))[1])
+    result = run_json(capsys, ["fit", "--num-starts", "1", "--num-iterations", "100", "--max-complexity", "7",
+                               "--nonlocal-shapes", "keep", "--max-samples", "40", "--nonlocal-backend", "native"])
+    assert kept and result["nonlocal"]["calls"] >= len(kept)
+
+
 def test_nonlocal_shapes_auto_follows_the_classifier_and_stands_alone(capsys):
     """--nonlocal-shapes auto (the default) gives the classifier's auto moves on native whose operators
     are searched; none gives none; auto or none beside a shape is refused."""
