@@ -116,6 +116,15 @@ def test_native_form_of_degenerate_parameters():
     assert native_form(AtMost(1, a, b)) == AtMost(1, a, b)
 
 
+def test_native_form_keeps_one_of_repeated_terms():
+    """A time-limited depth-two answer may repeat a term to meet its least number of terms
+    (Or(f0, f0)): that is the term itself, not a rule outside the search space."""
+    a, b = Literal(0), Literal(1)
+    assert native_form(Or(a, a)) == a and native_form(~And(a, a)) == ~a
+    assert native_form(Or(And(a, b), And(a, b), b)) == Or(And(a, b), b)
+    assert native_form(AtLeast(1, a, a, b)) == AtLeast(1, a, a, b)  # counts: repeats matter
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 1000), max_complexity=st.integers(3, 9), max_depth=st.one_of(st.none(), st.integers(1, 3)))
 def test_every_non_local_move_is_valid(seed, max_complexity, max_depth):

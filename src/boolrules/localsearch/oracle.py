@@ -132,9 +132,15 @@ def native_form(rule: Rule) -> Rule | None:
 
     The formulations allow k over 0..L; the extremes are other operators in disguise:
     AtLeast_L and Choose_L are And, AtMost_0 and Choose_0 are And of the negations,
-    AtLeast_0 and AtMost_L are always true."""
+    AtLeast_0 and AtMost_L are always true. And and Or keep one of repeated sub-rules (a depth-two
+    formulation may repeat a term to meet its least number of terms: Or(x, x) is x)."""
     if not isinstance(rule, Operator):
         return rule
+    if isinstance(rule, (And, Or)) and len(set(rule.subrules)) < len(rule.subrules):
+        subs = tuple(dict.fromkeys(rule.subrules))
+        if len(subs) == 1:
+            return ~subs[0] if rule.negated else subs[0]
+        rule = rule.replace(subs)
     d = len(rule.subrules)
     if isinstance(rule, (AtLeast, AtMost, Choose)) and not 1 <= rule.k <= d - 1:
         if (isinstance(rule, AtLeast) and rule.k == 0) or (isinstance(rule, AtMost) and rule.k == d):
