@@ -126,11 +126,15 @@ def test_no_keep_move_without_a_depth_one_operator():
     assert oracle.propose(STALLED) is None and oracle.stats.nothing == 1
 
 
-def test_classifier_takes_keep_moves():
+@pytest.mark.parametrize("policy", ["random", "gain", "sweep"])
+def test_classifier_takes_keep_moves_under_every_policy(policy, monkeypatch):
+    kept, keep = [], NonLocalOracle.keep
+    monkeypatch.setattr(NonLocalOracle, "keep", lambda self, *args: (kept.append(args[1]), keep(self, *args))[1])
     X, y = planted(NESTED, 300, 12)
-    clf = RuleClassifier(max_complexity=10, num_starts=1, num_iterations=300, num_iterations_burn_in=0,
-                         nonlocal_backend="native", nonlocal_operators=[*ALL, "keep"], random_state=0).fit(X, y)
-    assert clf.nonlocal_stats_.proposed > 0 and clf.nonlocal_stats_.failed == 0
+    clf = RuleClassifier(max_complexity=10, num_starts=1, num_iterations=60, num_iterations_burn_in=0, max_samples=60,
+                         nonlocal_backend="native", nonlocal_operators=[*ALL, "keep"], nonlocal_policy=policy,
+                         random_state=0).fit(X, y)
+    assert kept and clf.nonlocal_stats_.proposed > 0 and clf.nonlocal_stats_.failed == 0
 
 
 def test_keep_builds_only_operators_of_the_search_space():
