@@ -136,8 +136,8 @@ def native_form(rule: Rule) -> Rule | None:
     formulation may repeat a term to meet its least number of terms: Or(x, x) is x)."""
     if not isinstance(rule, Operator):
         return rule
-    if isinstance(rule, (And, Or)) and len(set(rule.subrules)) < len(rule.subrules):
-        subs = tuple(dict.fromkeys(rule.subrules))
+    subs = tuple(dict.fromkeys(rule.subrules))
+    if isinstance(rule, (And, Or)) and len(subs) < len(rule.subrules):
         if len(subs) == 1:
             return ~subs[0] if rule.negated else subs[0]
         rule = rule.replace(subs)
@@ -355,10 +355,10 @@ class NonLocalOracle:
         """`rule` with the node at `path` replaced by outer(kept, N), N the backend's best depth-one
         `operator` subtree for that place; merged into a parent of the same kind where it can be.
         None when `kept` one level deeper breaks `max_depth`."""
-        holder = replace_at(rule, path, outer(kept, One() if outer is And else Zero()))
         if self.space.max_depth is not None and len(path) + 1 + kept.depth > self.space.max_depth:
             self.stats.nothing += 1
             return None
+        holder = replace_at(rule, path, outer(kept, One() if outer is And else Zero()))
         new = self.replace(holder, path + (1,), operator, memo, time_limit)
         if new is None:
             return None
