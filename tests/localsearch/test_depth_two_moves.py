@@ -13,7 +13,7 @@ from boolrules.localsearch.classifier import AUTO_MOVES, oracle_operators
 from boolrules.localsearch.moves import SearchSpace, random_rule
 from boolrules.localsearch.oracle import DEPTH_TWO_SHARE, CallTimes, NonLocalOracle, depth_two_bounds
 from boolrules.metrics import balanced_sample_weight
-from boolrules.rules import KEEP, OPERATORS, SHAPES, And, BitMatrix, Literal, Or, Shape
+from boolrules.rules import KEEP, OPERATORS, SHAPES, And, AtLeast, BitMatrix, Literal, Or, Shape
 
 from ..errors import assert_raises_clearly
 from ..fakes import Clock, Recording
@@ -150,6 +150,10 @@ def test_auto_adds_three_term_shapes_on_native_only():
     assert oracle_operators("auto", get_backend("native"), "gain") == ALL
     assert oracle_operators("auto", get_backend("highs"), "random") == ALL
     assert oracle_operators((Or,), get_backend("native"), "random") == (Or,)
+    # "auto" follows the search's operators: a move building any other would be refused by the space
+    assert oracle_operators("auto", get_backend("native"), "random", (Or, And)) == (Or, And, *AUTO_MOVES)
+    assert oracle_operators("auto", get_backend("native"), "random", (Or, AtLeast)) == (Or, AtLeast, KEEP)
+    assert oracle_operators("auto", get_backend("native"), "random", ("AtLeast",)) == (AtLeast,)
     recording = Recording()
     RuleClassifier(nonlocal_backend=recording, num_iterations=30, num_starts=1, num_iterations_burn_in=0,
                    random_state=0).fit(X, y)

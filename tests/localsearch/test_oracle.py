@@ -116,6 +116,15 @@ def test_native_form_of_degenerate_parameters():
     assert native_form(AtMost(1, a, b)) == AtMost(1, a, b)
 
 
+def test_auto_moves_stay_within_the_searched_operators():
+    """With operators=["Or", "And"] the default oracle builds no AtLeast/AtMost/Choose node, which the
+    search space would refuse (each such call counted as a backend failure before)."""
+    X, y = planted_data(AtLeast(2, Literal(0), ~Literal(3), Literal(5)), 300, 10)
+    clf = RuleClassifier(operators=["Or", "And"], num_starts=2, num_iterations=300, num_iterations_burn_in=0,
+                         random_state=0, nonlocal_backend="native").fit(X, y)
+    assert clf.nonlocal_stats_.proposed > 0 and clf.nonlocal_stats_.failures == {}
+
+
 def test_native_form_keeps_one_of_repeated_terms():
     """A time-limited depth-two answer may repeat a term to meet its least number of terms
     (Or(f0, f0)): that is the term itself, not a rule outside the search space."""

@@ -7,9 +7,8 @@ from contextlib import nullcontext
 
 from ..datasets import Dataset
 from ..localsearch import RuleClassifier
-from ..localsearch.classifier import auto_moves, configured_max_samples
+from ..localsearch.classifier import auto_moves, builds_within, configured_max_samples
 from ..metrics import score_counts
-from ..rules import Keep
 from .backend import configured_backend, running
 from .data import binarizer, load_data, split
 from .errors import UsageError
@@ -25,15 +24,9 @@ def nonlocal_shapes(names: list[str], operators: tuple[str, ...], backend, polic
     if "auto" in names or "none" in names:
         if len(names) > 1:
             raise UsageError(f"--nonlocal-shapes: {' '.join(names)}: auto and none stand alone")
-        return tuple(move for move in auto_moves(backend, policy) if names == ["auto"] and builds(move, operators))
+        return tuple(move for move in auto_moves(backend, policy) if names == ["auto"]
+                     and builds_within(move, operators))
     return tuple(dict.fromkeys(names))
-
-
-def builds(move, operators: tuple[str, ...]) -> bool:
-    """Whether every operator that `move` builds is among `operators` (for "keep": And or Or is)."""
-    if isinstance(move, Keep):
-        return bool({"And", "Or"} & set(operators))
-    return {move.outer.__name__, move.inner.__name__} <= set(operators)
 
 
 def fitted(args, data: Dataset):

@@ -24,7 +24,7 @@ from ..backends.config import BackendSpec, opened_backend, problem_caps
 from ..estimator import RuleEstimator
 from ..exceptions import InputError
 from ..metrics import balanced_sample_weight
-from ..rules import KEEP, OPERATORS, And, BitMatrix, Or, Rule, Shape, resolve_nonlocal_operators, resolve_operators
+from ..rules import KEEP, OPERATORS, And, BitMatrix, Keep, Or, Rule, Shape, resolve_nonlocal_operators, resolve_operators
 from ..rules.shapes import OperatorSpec
 from ..seeding import draw_seed
 from ..validation import Interval, check_number
@@ -100,7 +100,7 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend,
-            operators=oracle_operators(config.nonlocal_operators, backend, config.nonlocal_policy),
+            operators=oracle_operators(config.nonlocal_operators, backend, config.nonlocal_policy, config.space.operators),
             max_samples=oracle_max_samples(config.max_samples, backend),
             time_limit=call_limit(config.nonlocal_time_limit, until),
             max_time_limit=call_cap(config.nonlocal_time_limit, until), rng=rng, until=until,
@@ -126,12 +126,23 @@ def auto_moves(backend, policy: str) -> tuple:
     return AUTO_MOVES if getattr(backend, "name", None) == "native" and policy == "random" else ()
 
 
-def oracle_operators(setting: tuple | str, backend, policy: str) -> tuple:
+def builds_within(move, operators) -> bool:
+    """Whether the operators `move` builds are among `operators` (classes or names): a shape's two,
+    And or Or for keep (which builds whichever of them the search space allows)."""
+    names = {op if isinstance(op, str) else op.__name__ for op in operators}
+    if isinstance(move, Keep):
+        return bool({"And", "Or"} & names)
+    return {move.outer.__name__, move.inner.__name__} <= names
+
+
+def oracle_operators(setting: tuple | str, backend, policy: str, operators=ALL_OPERATORS) -> tuple:
     """What non-local moves may put at a node for `nonlocal_operators=setting` on `backend`: "auto"
-    is every operator and `auto_moves`."""
+    is the search's `operators` and those of `auto_moves` that build only operators among them (the
+    search space refuses any other, and each refusal would be a wasted call)."""
     if setting != "auto":
         return setting
-    return resolve_nonlocal_operators(ALL_OPERATORS + auto_moves(backend, policy))
+    moves = tuple(move for move in auto_moves(backend, policy) if builds_within(move, operators))
+    return resolve_nonlocal_operators(tuple(operators) + moves)
 
 
 def oracle_max_samples(setting: int | str | None, backend) -> int | None:
@@ -285,9 +296,9 @@ class RuleClassifier(RuleEstimator):
         operators among `operators`; the "random" policy tries it at the root, by Thompson sampling on
         whether its moves have lowered the error, and within a quarter of the oracle's seconds
         (`oracle.NonLocalOracle`); and "keep": a node becomes And(C, N) or Or(C, N), C the node or
-        an operator below it, N a solved depth-one subtree (`rules.Keep`). "auto": the five operators,
-        and on `native` under the "random" policy also DNF and CNF moves of up to three terms and
-        "keep" (`AUTO_MOVES`).
+        an operator below it, N a solved depth-one subtree (`rules.Keep`). "auto": the search's
+        `operators`, and on `native` under the "random" policy also DNF and CNF moves of up to three
+        terms and "keep" (`AUTO_MOVES`) where they build only those operators.
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
         num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle
