@@ -292,8 +292,8 @@ class RuleClassifier(RuleEstimator):
         (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
     nonlocal_operators : operators the non-local moves may put at the replaced node, and depth-two
         shapes: "DNF" (an Or of Ands), "CNF" (an And of Ors) or a `rules.Shape` with other bounds
-        (default 2 terms, literals per term as the complexity budget allows); a shape needs its two
-        operators among `operators`; the "random" policy tries it at the root, by Thompson sampling on
+        (default 2 terms, literals per term as the complexity budget allows); every operator, and a
+        shape's two, must be among `operators` (fit raises otherwise: the search would refuse the move); the "random" policy tries it at the root, by Thompson sampling on
         whether its moves have lowered the error, and within a quarter of the oracle's seconds
         (`oracle.NonLocalOracle`); and "keep": a node becomes And(C, N) or Or(C, N), C the node or
         an operator below it, N a solved depth-one subtree (`rules.Keep`). "auto": the search's
@@ -505,8 +505,7 @@ class RuleClassifier(RuleEstimator):
             temperatures=self._temperatures(),
             record=bool(self.record_trajectory),
             nonlocal_backend=self.nonlocal_backend,
-            nonlocal_operators=("auto" if isinstance(self.nonlocal_operators, str) and self.nonlocal_operators == "auto"
-                                else resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators")),
+            nonlocal_operators=self._nonlocal_operators(space),
             burn_in=burn_in,
             burn_in_progress=burn_in_progress,
             oracle_share=self.nonlocal_time_share if isinstance(self.nonlocal_time_share, str) else float(
@@ -518,6 +517,21 @@ class RuleClassifier(RuleEstimator):
             scan_moves=float(self.scan_moves),
             quench=bool(self.quench),
         )
+
+    def _nonlocal_operators(self, space: SearchSpace) -> tuple | str:
+        """`nonlocal_operators` resolved ("auto" as it is); with a non-local backend, an error naming
+        those that build an operator outside `operators`: the search space would refuse each such move."""
+        if isinstance(self.nonlocal_operators, str) and self.nonlocal_operators == "auto":
+            return "auto"
+        moves = resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators")
+        outside = [str(getattr(move, "__name__", move)) for move in moves
+                   if not (builds_within(move, space.operators) if isinstance(move, (Shape, Keep))
+                           else move in space.operators)]
+        if outside and self.nonlocal_backend is not None:
+            searched = ", ".join(op.__name__ for op in space.operators)
+            raise InputError(f"nonlocal_operators {', '.join(outside)} would build operators outside "
+                             f"operators=({searched}), which the search refuses: add them to operators or drop them")
+        return moves
 
     def _init_rule(self, space: SearchSpace) -> Rule:
         """`init_rule` (given), checked to be a rule the search may build."""
