@@ -100,7 +100,8 @@ def _oracle_factory(X, y, bits, config: SearchConfig, backend):
     def factory(rng, until=None):
         return NonLocalOracle(
             bits, X, y, weights, config.space, backend,
-            operators=oracle_operators(config.nonlocal_operators, backend, config.nonlocal_policy, config.space.operators),
+            operators=oracle_operators(config.nonlocal_operators, backend, config.nonlocal_policy,
+                                       config.space.operators),
             max_samples=oracle_max_samples(config.max_samples, backend),
             time_limit=call_limit(config.nonlocal_time_limit, until),
             max_time_limit=call_cap(config.nonlocal_time_limit, until), rng=rng, until=until,
@@ -292,13 +293,15 @@ class RuleClassifier(RuleEstimator):
         (paper Section 4.6): a subtree is replaced by the best depth-one subtree that backend finds.
     nonlocal_operators : operators the non-local moves may put at the replaced node, and depth-two
         shapes: "DNF" (an Or of Ands), "CNF" (an And of Ors) or a `rules.Shape` with other bounds
-        (default 2 terms, literals per term as the complexity budget allows); every operator, and a
-        shape's two, must be among `operators` (fit raises otherwise: the search would refuse the move); the "random" policy tries it at the root, by Thompson sampling on
-        whether its moves have lowered the error, and within a quarter of the oracle's seconds
-        (`oracle.NonLocalOracle`); and "keep": a node becomes And(C, N) or Or(C, N), C the node or
-        an operator below it, N a solved depth-one subtree (`rules.Keep`). "auto": the search's
+        (default 2 terms, literals per term as the complexity budget allows), which the "random"
+        policy tries at the root, by Thompson sampling on whether its moves have lowered the error,
+        and within a quarter of the oracle's seconds (`oracle.NonLocalOracle`); and "keep": a node
+        becomes And(C, N) or Or(C, N), C the node or an operator below it, N a solved depth-one
+        subtree (`rules.Keep`). "auto": the search's
         `operators`, and on `native` under the "random" policy also DNF and CNF moves of up to three
-        terms and "keep" (`AUTO_MOVES`) where they build only those operators.
+        terms and "keep" (`AUTO_MOVES`) where they build only those operators. Every operator given,
+        and a shape's two, must be among `operators` (fit raises otherwise: the search would refuse
+        the move).
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
         With `time_budget`, the same share of each start's schedule: `num_iterations_burn_in /
         num_iterations` of its progress (None: the first 70%, `BUDGET_BURN_IN`, so the oracle
