@@ -128,9 +128,11 @@ def auto_moves(backend, policy: str) -> tuple:
 
 
 def builds_within(move, operators) -> bool:
-    """Whether the operators `move` builds are among `operators` (classes or names): a shape's two,
-    And or Or for keep (which builds whichever of them the search space allows)."""
+    """Whether the operators `move` builds are among `operators` (classes or names): an operator
+    itself, a shape's two, And or Or for keep (which builds whichever of them the search space allows)."""
     names = {op if isinstance(op, str) else op.__name__ for op in operators}
+    if isinstance(move, type):
+        return move.__name__ in names
     if isinstance(move, Keep):
         return bool({"And", "Or"} & names)
     return {move.outer.__name__, move.inner.__name__} <= names
@@ -297,9 +299,9 @@ class RuleClassifier(RuleEstimator):
         policy tries at the root, by Thompson sampling on whether its moves have lowered the error,
         and within a quarter of the oracle's seconds (`oracle.NonLocalOracle`); and "keep": a node
         becomes And(C, N) or Or(C, N), C the node or an operator below it, N a solved depth-one
-        subtree (`rules.Keep`). "auto": the search's
-        `operators`, and on `native` under the "random" policy also DNF and CNF moves of up to three
-        terms and "keep" (`AUTO_MOVES`) where they build only those operators. Every operator given,
+        subtree (`rules.Keep`). "auto": the search's `operators`, and on `native` under the "random"
+        policy also DNF and CNF moves of up to three terms and "keep" (`AUTO_MOVES`) where they
+        build only those operators. Every operator given,
         and a shape's two, must be among `operators` (fit raises otherwise: the search would refuse
         the move).
     num_iterations_burn_in : iterations before non-local moves are allowed (None: the first third).
@@ -527,9 +529,7 @@ class RuleClassifier(RuleEstimator):
         if isinstance(self.nonlocal_operators, str) and self.nonlocal_operators == "auto":
             return "auto"
         moves = resolve_nonlocal_operators(self.nonlocal_operators, "nonlocal_operators")
-        outside = [str(getattr(move, "__name__", move)) for move in moves
-                   if not (builds_within(move, space.operators) if isinstance(move, (Shape, Keep))
-                           else move in space.operators)]
+        outside = [str(getattr(move, "__name__", move)) for move in moves if not builds_within(move, space.operators)]
         if outside and self.nonlocal_backend is not None:
             searched = ", ".join(op.__name__ for op in space.operators)
             raise InputError(f"nonlocal_operators {', '.join(outside)} would build operators outside "
