@@ -10,7 +10,9 @@ load on a shared machine. A source is a `src` directory to import boolrules from
 an older commit); a setting is a name and JSON keyword arguments (`"cv_repeats": R`, with `"cv_folds"`
 (default 5), stands for `cv=RepeatedStratifiedKFold(...)` seeded by the split; `"thresholds": T` fits on the
 raw columns with `binarizer=QuantileBinarizer(thresholds=T)`, which the CV fits per fold when it learns from
-the labels).
+the labels). Otherwise the training rows are binarized as `RuleClassifierCV`'s default binarizer does
+(`QuantileBinarizer(num_bins="auto")`), or with `"num_bins": N` at N quantiles (`"rice"`: max(10,
+ceil(2 n^(1/3))) for n training rows, the Rice rule of histogram bins).
 
     git archive <before-commit> src | tar -x -C /tmp/before
     python benchmarks/bench_cv.py --source before=/tmp/before/src --setting before:default={} \\
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import subprocess
@@ -67,8 +70,10 @@ def fit_one(job: dict) -> dict:
     if "thresholds" in setting:  # the binarizer inside the CV (a supervised one is fitted per fold)
         X_train, X_test = data.raw.iloc[train], data.raw.iloc[test]
         setting["binarizer"] = QuantileBinarizer(thresholds=setting.pop("thresholds"))
-    else:
-        binarizer = QuantileBinarizer().fit(data.raw.iloc[train])
+    else:  # unsupervised: fitted once on the training rows, as RuleClassifierCV's binarizer is
+        num_bins = setting.pop("num_bins", "auto")
+        num_bins = max(10, math.ceil(2 * len(train) ** (1 / 3))) if num_bins == "rice" else num_bins
+        binarizer = QuantileBinarizer(num_bins=num_bins).fit(data.raw.iloc[train])
         X_train, X_test = binarizer.transform(data.raw.iloc[train]), binarizer.transform(data.raw.iloc[test])
     if "cv_repeats" in setting:  # repeated stratified folds, each repeat shuffled anew (JSON cannot carry a splitter)
         setting["cv"] = RepeatedStratifiedKFold(n_splits=setting.pop("cv_folds", 5), n_repeats=setting.pop("cv_repeats"),
@@ -80,7 +85,7 @@ def fit_one(job: dict) -> dict:
     get_reusable_executor().shutdown(wait=True)  # the workers' CPU counts once they have ended
     return {"seconds": seconds, "cpu_seconds": _cpu_seconds() - cpu, "chosen": int(model.max_complexity_),
             "tried": len(model.cv_results_["params"]), "folds": sum(key.startswith("split") for key in model.cv_results_),
-            "complexity": model.rule_.complexity, "train_rows": len(train), "cv_score": float(model.cv_score_),
+            "complexity": model.rule_.complexity, "train_rows": len(train), "features": model.n_features_in_, "cv_score": float(model.cv_score_),
             "train_ba": balanced_accuracy_score(y_train, model.predict(X_train)),
             "test_ba": balanced_accuracy_score(y_test, model.predict(X_test))}
 

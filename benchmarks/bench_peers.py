@@ -6,15 +6,16 @@ Protocol: each dataset is split 80/20 into in-sample and out-of-sample data as i
 `bench_pareto.py` (the out-of-sample part is not used), and the in-sample data `--splits` times
 (default 5) into stratified 70/30 train/test sets. The training set is subsampled (stratified) to
 at most `--max-train` rows (default 3000) and the test set to at most `--max-test` rows, the same
-rows for every method. `QuantileBinarizer()` (the library's default, 10 quantiles) is fitted on
-the training set and applied to the test set: the shared binary features. The raw features are
+rows for every method. `QuantileBinarizer()` (10 quantiles, the paper's layout) is fitted on the
+training set and applied to the test set: the shared binary features. The raw features are
 the dataset's columns, numeric ones as they are and the others (text categories) one-hot encoded
 by categories seen in training. Per split:
 
 - rule_cv: `RuleClassifierCV()` with the library's defaults (only `n_jobs` and `random_state` set),
-  on the shared binary features (`--rule-cv defaults`); `--rule-cv raw` fits it on the raw columns
-  with its own default binarizer instead, and `--rule-cv tuned` is the earlier benchmark's setting
-  (complexities 3, 5, ..., 15, 3 folds, the budget of the rule_mc fits);
+  on the raw columns with its own default binarizer (`--rule-cv raw`, the default since its
+  binarizer's `num_bins="auto"`: finer cuts than the shared features on 1000+ training rows);
+  `--rule-cv defaults` fits it on the shared binary features instead, and `--rule-cv tuned` is the
+  earlier benchmark's setting (complexities 3, 5, ..., 15, 3 folds, the budget of the rule_mc fits);
 - rule_mc: `RuleClassifier(max_complexity=c)` for c in `--complexities` (3, 4, ..., 15), each with
   `--num-starts` 4 starts of at most `--num-iterations` 1000 iterations and `--time-budget` 2 s;
 - tree / tree_raw: sklearn's `DecisionTreeClassifier(class_weight="balanced")` with `max_depth`
@@ -53,7 +54,9 @@ took 349 s and 88 s on those two splits).
 
 It writes `results/peers.csv` (one row per fit), `results/peers.md` (the verdict per dataset, then
 mean ± std over the splits per method and setting) and `results/peers.png` (one Pareto panel per
-dataset); `--out` changes the path and stem.
+dataset); `--out` changes the path and stem. `--load PEERS.csv --rule-cv-from CV.csv:CONFIG` runs
+nothing: it takes a recorded run's rows with rule_cv's replaced by `bench_cv.py`'s rows of one
+configuration on the same splits (the same fits: both split and seed alike) and writes the verdict.
 """
 
 from __future__ import annotations
@@ -190,6 +193,16 @@ def run_split(name, split, args):
              "n_raw_features": raw_train.shape[1], **row} for row in rows]
 
 
+def substitute_rule_cv(peers: pd.DataFrame, cv: pd.DataFrame, config: str) -> pd.DataFrame:
+    """`peers` (this script's rows) with rule_cv's rows replaced by `bench_cv.py`'s rows of `config`,
+    kept to the (dataset, split) pairs those cover."""
+    ours = cv[cv["config"] == config].assign(method="rule_cv", setting="defaults", status="ok")
+    ours = ours[["dataset", "split", "method", "setting", "complexity", "chosen", "train_ba", "test_ba", "seconds",
+                 "status"]]
+    others = peers[peers["method"] != "rule_cv"].merge(ours[["dataset", "split"]], on=["dataset", "split"])
+    return pd.concat([others, ours], ignore_index=True)
+
+
 def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
     """The fits that ran, with `label` = "method setting" (rule_cv keeps its bare name)."""
     ok = frame[frame["status"] == "ok"].copy()
@@ -305,9 +318,9 @@ def main(argv=None):
     parser.add_argument("--splits", type=int, default=5)
     parser.add_argument("--max-splits", type=int, default=32, help="the protocol's number of splits (split k is the same)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--rule-cv", choices=("defaults", "raw", "tuned"), default="defaults",
-                        help="RuleClassifierCV's defaults on the shared binary features, on the raw columns, or the "
-                             "earlier tuned setting")
+    parser.add_argument("--rule-cv", choices=("defaults", "raw", "tuned"), default="raw",
+                        help="RuleClassifierCV's defaults on the raw columns (its own binarizer), on the shared "
+                             "binary features, or the earlier tuned setting")
     parser.add_argument("--complexities", type=int, nargs="+", default=list(range(3, 16)))
     parser.add_argument("--num-starts", type=int, default=4)
     parser.add_argument("--num-iterations", type=int, default=1000)
@@ -318,7 +331,18 @@ def main(argv=None):
     parser.add_argument("--peers-python", default=None, help="Python of the peers' virtual environment")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--out", type=Path, default=RESULTS / "peers")
+    parser.add_argument("--load", type=Path, help="a recorded run's CSV: report it instead of running")
+    parser.add_argument("--rule-cv-from", metavar="CV.csv:CONFIG",
+                        help="with --load: rule_cv's rows from a bench_cv.py CSV, configuration CONFIG")
     args = parser.parse_args(argv)
+    if args.load:
+        frame = pd.read_csv(args.load)
+        if args.rule_cv_from:
+            path, config = args.rule_cv_from.rsplit(":", 1)
+            frame = substitute_rule_cv(frame, pd.read_csv(path), config)
+        args.out.with_suffix(".md").write_text(markdown(frame, args))
+        print(args.out.with_suffix(".md").read_text())
+        return
     rows = []
     csv = args.out.with_suffix(".csv")
     for name in args.datasets:

@@ -22,6 +22,8 @@ def test_one_fit_reports_time_choice_and_scores(bench):
     repeated = bench.fit_one({**job, "setting": {**job["setting"], "cv_repeats": 2, "cv_folds": 3}})
     assert repeated["folds"] == 6 and repeated["chosen"] in (3, 4, 5)
     assert 0 <= row["cv_score"] <= 1
+    coarse = bench.fit_one({**job, "setting": {**job["setting"], "num_bins": 4}})
+    assert coarse["features"] < row["features"]  # 4 quantiles a column instead of the default 10 (100 rows)
     tree = bench.fit_one({**job, "setting": {**job["setting"], "thresholds": "tree"}})
     assert tree["chosen"] in (3, 4, 5) and tree["cv_score"] != row["cv_score"]  # other features, other folds' scores
 

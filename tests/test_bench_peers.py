@@ -107,3 +107,14 @@ def test_peers_runner_fits_figs_on_the_raw_features_too(tmp_path, capsys):
         np.savez(path, X_train=np.zeros((4, 1)), y_train=[0, 1, 0, 1], X_test=np.zeros((2, 1)), y_test=[0, 1])
         runner.main(["--data", str(path)])
         assert "figs_raw" not in {r["method"] for r in json.loads(capsys.readouterr().out)}
+
+
+def test_rule_cv_rows_from_bench_cv_replace_the_recorded_ones_on_the_splits_they_cover(bench):
+    peers = pd.DataFrame([{"dataset": "d", "split": s, "method": m, "setting": "x", "complexity": 3, "train_ba": 0.8,
+                           "test_ba": 0.7, "seconds": 1.0, "status": "ok"} for s in (0, 1, 2) for m in ("rule_cv", "tree")])
+    cv = pd.DataFrame([{"dataset": "d", "split": s, "config": c, "complexity": 4, "chosen": 4, "train_ba": 0.9, "test_ba": t,
+                        "seconds": 2.0} for s in (0, 1) for c, t in (("new", 0.75), ("old", 0.6))])
+    frame = bench.substitute_rule_cv(peers, cv, "new")
+    assert sorted(frame["split"].unique()) == [0, 1]
+    assert (frame.loc[frame["method"] == "rule_cv", "test_ba"] == 0.75).all()
+    assert (frame.loc[frame["method"] == "tree", "test_ba"] == 0.7).all() and len(frame) == 4

@@ -45,3 +45,13 @@ def test_solve_and_inspect_take_a_supervised_binarizer(capsys):
 def test_num_bins_below_two_is_a_usage_error(capsys):
     assert main(["fit", "--num-bins", "1"]) == 2
     assert "--num-bins: must be an integer >= 2" in capsys.readouterr().err
+
+
+def test_num_bins_auto_cuts_a_quantile_per_100_training_rows(capsys):
+    data = load_dataset("customer_churn", num_bins="auto")
+    X_train, _, y_train, _ = train_test_split(data.raw, data.y, test_size=0.3, stratify=data.y, random_state=0)
+    expected = QuantileBinarizer(num_bins=30).fit(X_train).get_feature_names_out()  # 4930 training rows
+    inspected = run_json(capsys, ["inspect", "--dataset", "customer_churn", "--num-bins", "auto", "--max-samples", "30",
+                                  "--operator", "Or", "--max-num-literals", "2"])
+    paper = QuantileBinarizer(num_bins=10).fit(X_train).get_feature_names_out()
+    assert inspected["formulation"]["features"] == len(expected) > len(paper)

@@ -255,18 +255,58 @@ def test_one_dimensional_x_is_rejected():
 
 
 @pytest.mark.parametrize(
-    ("num_bins", "error"), [(1, ValueError), (2.5, TypeError), (True, TypeError)]
+    ("num_bins", "error"), [(1, ValueError), (2.5, TypeError), (True, TypeError), ("rice", ValueError)]
 )
 def test_bad_num_bins(num_bins, error):
     with pytest.raises(error, match="num_bins"):
         QuantileBinarizer(num_bins=num_bins).fit(np.ones((3, 1)))
 
 
-@parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3), QuantileBinarizer(paper_layout=True),
+@parametrize_with_checks([QuantileBinarizer(), QuantileBinarizer(num_bins=3), QuantileBinarizer(num_bins="auto"),
+                          QuantileBinarizer(paper_layout=True),
                           QuantileBinarizer(missing="indicator"), QuantileBinarizer(thresholds="tree"),
                           QuantileBinarizer(thresholds="both")])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize(("rows", "bins"), [(50, 10), (1099, 10), (1100, 11), (2599, 25), (3000, 30), (5000, 30)])
+def test_auto_num_bins_is_one_bin_per_100_rows_within_10_and_30(rows, bins):
+    column = np.random.RandomState(0).normal(size=(rows, 1))
+    auto = QuantileBinarizer(num_bins="auto").fit(column)
+    fixed = QuantileBinarizer(num_bins=bins).fit(column)
+    assert auto.num_bins_ == bins and fixed.num_bins_ == bins
+    np.testing.assert_array_equal(auto.get_feature_names_out(), fixed.get_feature_names_out())
+    assert len(auto.get_feature_names_out()) == bins - 1  # x >= min is constant, left out
+
+
+def test_auto_num_bins_cuts_above_a_value_that_fills_a_bin():
+    rng = np.random.default_rng(3)
+    spike = np.where(rng.random(1200) < 0.7, 0.0, rng.uniform(1, 100, 1200))  # 70% zeros
+    middle = np.where(rng.random(1200) < 0.4, 5.0, rng.uniform(0, 10, 1200))  # 40% at 5
+    X = pd.DataFrame({"spike": spike, "middle": middle})
+    auto = set(QuantileBinarizer(num_bins="auto").fit(X).get_feature_names_out())
+    fixed = set(QuantileBinarizer(num_bins=12).fit(X).get_feature_names_out())
+    above_zero, above_five = spike[spike > 0].min(), middle[middle > 5].min()
+    extra = auto - fixed
+    assert len(extra) == 2 and fixed < auto
+    cuts = sorted(float(name.split(" >= ")[1]) for name in extra)  # names carry 4 significant digits
+    assert cuts == pytest.approx(sorted([above_zero, above_five]), rel=1e-3)
+    assert "middle >= 5" in auto  # the cut below the spike is a quantile already
+    small = X.iloc[:999]  # below 1000 rows "auto" is the paper's layout: 10 quantiles, no cut above a spike
+    np.testing.assert_array_equal(QuantileBinarizer(num_bins="auto").fit(small).get_feature_names_out(),
+                                  QuantileBinarizer(num_bins=10).fit(small).get_feature_names_out())
+
+
+def test_auto_num_bins_also_sets_the_tree_thresholds_leaves():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=1500)
+    y = (np.sin(3 * x) > 0).astype(int) ^ (rng.random(1500) < 0.05)  # many label changes: many cuts
+    X = pd.DataFrame({"x": x})
+    names = [QuantileBinarizer(num_bins=bins, thresholds="tree").fit(X, y).get_feature_names_out()
+             for bins in ("auto", 15, 10)]
+    np.testing.assert_array_equal(names[0], names[1])
+    assert len(names[0]) > len(names[2])
 
 
 def test_num_bins_is_checked_by_its_constraint():

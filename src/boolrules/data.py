@@ -46,8 +46,14 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    num_bins : int, default=10
-        Number of quantiles per numeric column (the paper uses 10).
+    num_bins : int or "auto", default=10
+        Number of quantiles per numeric column (the paper uses 10). "auto": the paper's 10 below
+        1000 rows (where more cuts let a rule fit noise), then one per ``ROWS_PER_BIN`` (100) rows
+        that ``fit`` sees, up to 30, the most measured (``num_bins_``), and there a value that fills
+        a whole bin (a spike, such as 78% zeros) also gets a cut just above it, at the column's next
+        value: equal quantiles collapse into one cut and lose that one (``x > 0``), which a tree on
+        the raw column finds (benchmarks/README.md, "Quantiles that grow with the rows"). The rule
+        classifiers' ``binarizer="auto"`` uses it.
     paper_layout : bool, default=False
         Keep constant and duplicate features (the paper's layout).
     thresholds : {"quantile", "tree", "both"}, default="quantile"
@@ -75,13 +81,15 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         (float64 for numeric columns, str for text ones) and the suffix of each feature name.
     missing_indicators_ : ndarray of bool
         Per input column: whether its ``name is missing`` feature follows its other features.
+    num_bins_ : int
+        The number of quantiles used: ``num_bins``, resolved for the fitted rows when "auto".
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` was a DataFrame with string column names.
     """
 
     _parameter_constraints: dict = {
-        "num_bins": [Interval(Integral, 2, None, closed="left")],
+        "num_bins": [Interval(Integral, 2, None, closed="left"), StrOptions({"auto"})],
         "paper_layout": ["boolean"],
         "missing": [StrOptions({"error", "indicator"})],
         "thresholds": [StrOptions({"quantile", "tree", "both"})],
@@ -99,8 +107,11 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         used by ``thresholds="tree"`` and ``"both"`` only, and ignored otherwise."""
         columns = self._columns(X, reset=True)
         y = self._check_y(y, X) if self.thresholds != "quantile" else None
+        self.num_bins_ = auto_num_bins(len(columns[0][0])) if self.num_bins == "auto" else self.num_bins
+        mass_cuts = self.num_bins == "auto" and len(columns[0][0]) >= ROWS_PER_BIN * AUTO_BINS[0]
         self.encodings_ = [
-            _fit_column(column[~missing], self.num_bins, self.thresholds, None if y is None else y[~missing])
+            _fit_column(column[~missing], self.num_bins_, self.thresholds, None if y is None else y[~missing],
+                        mass_cuts=mass_cuts)
             for column, missing in columns
         ]
         self.missing_indicators_ = np.array([missing.any() for _, missing in columns])
@@ -230,6 +241,12 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
 
 
 MISSING_SUFFIX = " is missing"
+ROWS_PER_BIN, AUTO_BINS = 100, (10, 30)  # num_bins="auto": a quantile per 100 rows, within 10..30
+
+
+def auto_num_bins(num_rows: int) -> int:
+    """`QuantileBinarizer(num_bins="auto")`'s quantile count for `num_rows` rows: n // 100 within 10..30."""
+    return int(np.clip(num_rows // ROWS_PER_BIN, *AUTO_BINS))
 
 
 def check_no_datetimes(frame, name):
@@ -289,9 +306,10 @@ def _as_text(column):
     return np.array([_format_value(value) for value in values] or [""], dtype=str)[codes]
 
 
-def _fit_column(column, num_bins, thresholds="quantile", y=None):
+def _fit_column(column, num_bins, thresholds="quantile", y=None, mass_cuts=False):
     """Return ``(op, values, suffixes)`` encoding one column, following the class docstring; ``y``:
-    the labels of its rows, for the supervised ``thresholds``."""
+    the labels of its rows, for the supervised ``thresholds``; ``mass_cuts``: also cut just above a
+    value that fills a whole quantile bin (``num_bins="auto"`` on 1000 rows or more)."""
     values = np.unique(column)
     numeric = column.dtype.kind == "f"
     if len(values) == 2:
@@ -301,7 +319,11 @@ def _fit_column(column, num_bins, thresholds="quantile", y=None):
     if numeric and len(values) > num_bins:
         cuts = []
         if thresholds in ("quantile", "both"):
-            cuts.append(np.quantile(column, np.linspace(0, 1, num_bins, endpoint=False)))
+            quantiles = np.quantile(column, np.linspace(0, 1, num_bins, endpoint=False))
+            cuts.append(quantiles)
+            if mass_cuts:  # equal neighbouring quantiles: one value fills a bin, so cut above it too
+                above = np.searchsorted(values, quantiles[1:][quantiles[1:] == quantiles[:-1]], side="right")
+                cuts.append(values[above[above < len(values)]])
         if thresholds in ("tree", "both"):
             cuts.append(_tree_thresholds(column, y, num_bins, values))
         cuts = np.unique(np.concatenate(cuts))

@@ -63,7 +63,9 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
     with the binary features' names, and `explain` explains it.
 
     `binarizer`: "auto" uses 0/1 input as is and binarizes any other input with
-    `QuantileBinarizer`; None demands 0/1 input; or a transformer to fit and apply.
+    `QuantileBinarizer(num_bins="auto")` (10 quantiles below 1000 rows, then one per 100 rows up to 30,
+    and a cut above a value that fills a bin); None demands
+    0/1 input; or a transformer to fit and apply.
     `metric`: the score that `fit` maximises and `score` reports (binary problems).
     `random_state` (in subclasses that draw at random): seeds every random choice.
 
@@ -109,7 +111,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
         if self.binarizer is None or (self.binarizer == "auto" and _is_binary(X)):
             self.binarizer_ = None
             return check_binary_matrix(X), None if names is None else [str(c) for c in names]
-        self.binarizer_ = QuantileBinarizer() if self.binarizer == "auto" else clone(self.binarizer)
+        self.binarizer_ = QuantileBinarizer(num_bins="auto") if self.binarizer == "auto" else clone(self.binarizer)
         Xb = check_binary_matrix(self.binarizer_.fit_transform(X, y), "binarized X")
         return Xb, [str(n) for n in self.binarizer_.get_feature_names_out()]
 

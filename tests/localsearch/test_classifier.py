@@ -86,6 +86,17 @@ def test_dataframe_names_appear_in_the_rule():
     assert clf.score(data.data, data.target) > 0.85
 
 
+def test_auto_binarizer_cuts_one_quantile_per_100_rows_of_large_data():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1800, 2))
+    y = (X[:, 0] > 0.3).astype(int)
+    clf = RuleClassifier(max_complexity=3, random_state=0, **FAST).fit(X, y)
+    assert clf.binarizer_.num_bins_ == 18 and clf.n_features_in_ == 2
+    assert len(clf.feature_names_) == 2 * 17  # x >= min, constant, is left out
+    small = RuleClassifier(max_complexity=3, random_state=0, **FAST).fit(X[:600], y[:600])
+    assert small.binarizer_.num_bins_ == 10
+
+
 def test_pipeline_after_binarizer():
     data = load_breast_cancer()
     pipe = make_pipeline(QuantileBinarizer(), RuleClassifier(binarizer=None, max_complexity=4, random_state=0, **FAST))

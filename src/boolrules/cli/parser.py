@@ -9,7 +9,7 @@ import sys
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, KEEP, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
                       POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_EMBEDDING_TIMEOUT_CAP,
                       QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
-from .values import (MAX_STARTS, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
+from .values import (MAX_STARTS, bins_or_auto, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
                      rows_or_auto, share_or_auto)
 
 __all__ = ["build_parser"]
@@ -62,8 +62,10 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--missing", choices=("drop", "indicator"), default="drop",
                        help="rows with missing values: drop them (the paper) or keep them, with a `COLUMN is "
                             "missing` feature per column that has some (default: %(default)s)")
-    group.add_argument("--num-bins", type=bounded(int, 2), default=10, metavar="N",
-                       help="cut points per numeric column: at N quantiles (default: %(default)s, the paper's)")
+    group.add_argument("--num-bins", type=bins_or_auto, default=10, metavar="N",
+                       help="cut points per numeric column: at N quantiles, or auto: 10 below 1000 training rows, "
+                            "then one per 100 rows up to 30 and a cut above a value that fills a bin, as the "
+                            "Python estimators' default binarizer (default: %(default)s, the paper's)")
     group.add_argument("--thresholds", choices=("quantile", "tree", "both"), default="quantile",
                        help="where numeric columns are cut: at N quantiles, at the split points of a small tree "
                             "fitted on each column against the training labels (at most N leaves), or both "

@@ -40,6 +40,16 @@ def rows_or_auto(text: str) -> int | str:
         raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a row of each class) or auto, got {text!r}") from None
 
 
+def bins_or_auto(text: str) -> int | str:
+    """Quantiles per numeric column: an integer >= 2 or "auto" (`QuantileBinarizer`'s)."""
+    if text.lower() == "auto":
+        return "auto"
+    try:
+        return bounded(int, 2)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 2 or auto, got {text!r}") from None
+
+
 def call_limit(text: str) -> float | str | None:
     """Seconds >= 0 per non-local solve, "auto" or "none" (the backend's own)."""
     if text.lower() in ("auto", "none"):

@@ -286,8 +286,10 @@ class RuleClassifier(RuleEstimator):
         unseeded sampler backend for non-local moves; a fit with a `time_budget`, and a solve cut
         short by `nonlocal_time_limit`, depend on the machine's speed, so only searches without a
         budget whose solves finish in time repeat exactly.
-    binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer`, None demands 0/1
-        input, or a transformer instance to use.
+    binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer(num_bins="auto")` (10
+        quantiles a numeric column below 1000 rows, then one per 100 rows up to 30, and a cut above a
+        value that fills a bin), None demands 0/1 input, or a
+        transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
     verbose : show progress on stderr: starts done, oracle calls, elapsed time (and a note when
         non-local moves run without a `time_budget`).
