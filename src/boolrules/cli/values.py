@@ -20,34 +20,22 @@ def iterations(text: str) -> int | None:
     return positive_int(text)
 
 
-def count_or_auto(text: str) -> int | str:
-    """A cap (rows, features): an integer >= 1 or "auto"."""
-    if text.lower() == "auto":
-        return "auto"
-    try:
-        return positive_int(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1 or auto, got {text!r}") from None
+def integer_or_auto(low: int, why: str = ""):
+    """An argparse type: an integer >= `low` (`why` says why, in the error) or "auto"."""
+    def parse(text: str) -> int | str:
+        if text.lower() == "auto":
+            return "auto"
+        try:
+            return bounded(int, low)(text)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}{why} or auto, got {text!r}") from None
+
+    return parse
 
 
-def rows_or_auto(text: str) -> int | str:
-    """A problem's rows: an integer >= 2, so the rows drawn (stratified) hold a row of each class, or "auto"."""
-    if text.lower() == "auto":
-        return "auto"
-    try:
-        return bounded(int, 2)(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 2 (a row of each class) or auto, got {text!r}") from None
-
-
-def bins_or_auto(text: str) -> int | str:
-    """Quantiles per numeric column: an integer >= 2 or "auto" (`QuantileBinarizer`'s)."""
-    if text.lower() == "auto":
-        return "auto"
-    try:
-        return bounded(int, 2)(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 2 or auto, got {text!r}") from None
+count_or_auto = integer_or_auto(1)  # a cap (rows, features)
+rows_or_auto = integer_or_auto(2, " (a row of each class)")  # a problem's rows: stratified, a row of each class
+bins_or_auto = integer_or_auto(2)  # quantiles per numeric column (QuantileBinarizer's num_bins)
 
 
 def call_limit(text: str) -> float | str | None:
