@@ -64,8 +64,7 @@ class RuleEstimator(ClassifierMixin, BaseEstimator):
 
     `binarizer`: "auto" uses 0/1 input as is and binarizes any other input with
     `QuantileBinarizer(num_bins="auto")` (10 quantiles below 1000 rows, then one per 100 rows up to 30,
-    and a cut above a value that fills a bin); None demands
-    0/1 input; or a transformer to fit and apply.
+    and a cut above a value that fills a bin); None demands 0/1 input; or a transformer to fit and apply.
     `metric`: the score that `fit` maximises and `score` reports (binary problems).
     `random_state` (in subclasses that draw at random): seeds every random choice.
 

@@ -9,8 +9,8 @@ import sys
 from .choices import (EXPORT_FORMATS, FEATURE_SCORES, KEEP, LEARNER_DEFAULTS, MAX_SEED, METRICS, OPERATORS, PENALTY_MODES,
                       POLICIES, PROBLEM_DEFAULTS, QASM3_MAX_QUBITS, QPU_EMBEDDING_TIMEOUT, QPU_EMBEDDING_TIMEOUT_CAP,
                       QPU_TOPOLOGIES, SHAPES, SLACK_MODES)
-from .values import (MAX_STARTS, bins_or_auto, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs, positive_int,
-                     rows_or_auto, share_or_auto)
+from .values import (MAX_STARTS, bins_or_auto, bounded, call_limit, count_or_auto, count_or_none, iterations, n_jobs,
+                     positive_int, rows_or_auto, share_or_auto)
 
 __all__ = ["build_parser"]
 

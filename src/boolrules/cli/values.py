@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import math
 
-__all__ = ["MAX_JOBS", "MAX_STARTS", "bounded", "call_limit", "count_or_auto", "count_or_none", "iterations", "n_jobs",
-           "positive_int", "rows_or_auto"]
+__all__ = ["MAX_JOBS", "MAX_STARTS", "bins_or_auto", "bounded", "call_limit", "count_or_auto", "count_or_none",
+           "integer_or_auto", "iterations", "n_jobs", "positive_int", "rows_or_auto"]
 
 MAX_JOBS = 1024  # workers: joblib starts as many processes (past a C int it fails inside a semaphore)
 MAX_STARTS = 10**6  # starts: each holds a seed and a result (10**12 is 7 TiB of seeds alone)

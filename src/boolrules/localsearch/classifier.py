@@ -288,8 +288,7 @@ class RuleClassifier(RuleEstimator):
         budget whose solves finish in time repeat exactly.
     binarizer : "auto" binarizes non-0/1 input with `QuantileBinarizer(num_bins="auto")` (10
         quantiles a numeric column below 1000 rows, then one per 100 rows up to 30, and a cut above a
-        value that fills a bin), None demands 0/1 input, or a
-        transformer instance to use.
+        value that fills a bin), None demands 0/1 input, or a transformer instance to use.
     record_trajectory : keep each start's per-iteration record in `starts_`.
     verbose : show progress on stderr: starts done, oracle calls, elapsed time (and a note when
         non-local moves run without a `time_budget`).
