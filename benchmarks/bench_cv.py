@@ -85,7 +85,8 @@ def fit_one(job: dict) -> dict:
     get_reusable_executor().shutdown(wait=True)  # the workers' CPU counts once they have ended
     return {"seconds": seconds, "cpu_seconds": _cpu_seconds() - cpu, "chosen": int(model.max_complexity_),
             "tried": len(model.cv_results_["params"]), "folds": sum(key.startswith("split") for key in model.cv_results_),
-            "complexity": model.rule_.complexity, "train_rows": len(train), "features": model.n_features_in_, "cv_score": float(model.cv_score_),
+            "complexity": model.rule_.complexity, "train_rows": len(train), "features": model.n_features_in_,
+            "cv_score": float(model.cv_score_),
             "train_ba": balanced_accuracy_score(y_train, model.predict(X_train)),
             "test_ba": balanced_accuracy_score(y_test, model.predict(X_test))}
 

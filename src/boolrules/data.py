@@ -107,8 +107,9 @@ class QuantileBinarizer(TransformerMixin, BaseEstimator):
         used by ``thresholds="tree"`` and ``"both"`` only, and ignored otherwise."""
         columns = self._columns(X, reset=True)
         y = self._check_y(y, X) if self.thresholds != "quantile" else None
-        self.num_bins_ = auto_num_bins(len(columns[0][0])) if self.num_bins == "auto" else self.num_bins
-        mass_cuts = self.num_bins == "auto" and len(columns[0][0]) >= ROWS_PER_BIN * AUTO_BINS[0]
+        num_rows = len(columns[0][0])
+        self.num_bins_ = auto_num_bins(num_rows) if self.num_bins == "auto" else self.num_bins
+        mass_cuts = self.num_bins == "auto" and num_rows >= ROWS_PER_BIN * AUTO_BINS[0]
         self.encodings_ = [
             _fit_column(column[~missing], self.num_bins_, self.thresholds, None if y is None else y[~missing],
                         mass_cuts=mass_cuts)
