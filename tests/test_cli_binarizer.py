@@ -45,6 +45,8 @@ def test_solve_and_inspect_take_a_supervised_binarizer(capsys):
 def test_num_bins_below_two_is_a_usage_error(capsys):
     assert main(["fit", "--num-bins", "1"]) == 2
     assert "--num-bins: must be an integer >= 2" in capsys.readouterr().err
+    assert main(["fit", "--num-bins", "lots"]) == 2
+    assert "--num-bins: must be an integer >= 2 or auto, got 'lots'" in capsys.readouterr().err
 
 
 def test_num_bins_auto_cuts_a_quantile_per_100_training_rows(capsys):
