@@ -26,6 +26,8 @@ def test_one_fit_reports_time_choice_and_scores(bench):
     assert coarse["features"] < row["features"]  # 4 quantiles a column instead of the default 10 (100 rows)
     tree = bench.fit_one({**job, "setting": {**job["setting"], "thresholds": "tree"}})
     assert tree["chosen"] in (3, 4, 5) and tree["cv_score"] != row["cv_score"]  # other features, other folds' scores
+    coarse_tree = bench.fit_one({**job, "setting": {**job["setting"], "thresholds": "tree", "num_bins": 4}})
+    assert coarse_tree["cv_score"] != tree["cv_score"]  # trees of at most 4 leaves a column, not 10
 
 
 def test_time_ratios_are_to_the_first_configuration_on_the_same_split(bench):
