@@ -57,3 +57,15 @@ def test_num_bins_auto_cuts_a_quantile_per_100_training_rows(capsys):
                                   "--operator", "Or", "--max-num-literals", "2"])
     paper = QuantileBinarizer(num_bins=10).fit(X_train).get_feature_names_out()
     assert inspected["formulation"]["features"] == len(expected) > len(paper)
+
+
+def test_the_learners_default_to_auto_and_the_depth_one_commands_to_the_papers_10(capsys):
+    data = load_dataset("customer_churn")  # 7043 rows: "auto" cuts 30 quantiles where the paper cuts 10
+    auto = len(QuantileBinarizer(num_bins="auto").fit(data.raw).get_feature_names_out())
+    assert auto > data.X.shape[1]
+    fitted = run_json(capsys, ["fit", "--dataset", "customer_churn", "--max-complexity", "3", "--num-starts", "1",
+                               "--num-iterations", "100", "--test-size", "0"])
+    assert fitted["binary_features"] == auto
+    inspected = run_json(capsys, ["inspect", "--dataset", "customer_churn", "--max-samples", "30", "--operator", "Or",
+                                  "--max-num-literals", "2", "--test-size", "0"])
+    assert inspected["binary_features"] == inspected["formulation"]["features"] == data.X.shape[1]

@@ -11,7 +11,17 @@ from ..depth_one_classifier import DepthOneClassifier
 from ..formulations import DepthOneProblem
 from .errors import UsageError
 
-__all__ = ["binarizer", "depth_one_classifier", "depth_one_problem", "load_data", "resolve_caps", "split"]
+__all__ = ["binarizer", "depth_one_classifier", "depth_one_problem", "load_data", "num_bins", "resolve_caps", "split"]
+
+LEARNERS = ("fit", "explain")  # commands that learn a rule as `RuleClassifier` does, with its binarizer
+
+
+def num_bins(args) -> int | str:
+    """--num-bins, or the command's default: the Python estimators' "auto" for the rule learners
+    (`fit`, `explain`), the paper's 10 for the depth-one commands (`solve`, `inspect`, `export`)."""
+    if args.num_bins is not None:
+        return args.num_bins
+    return "auto" if args.command in LEARNERS else 10
 
 
 def load_data(args) -> Dataset:
@@ -19,11 +29,11 @@ def load_data(args) -> Dataset:
     if args.csv is None:
         if args.label is not None or args.positive is not None:
             raise UsageError("--label and --positive go with --csv PATH")
-        return load_dataset(args.dataset or "breast_cancer", num_bins=args.num_bins, paper_layout=args.paper_layout,
+        return load_dataset(args.dataset or "breast_cancer", num_bins=num_bins(args), paper_layout=args.paper_layout,
                             missing=args.missing)
     if args.label is None:
         raise UsageError("--csv needs --label COLUMN, the column that holds the class")
-    return load_csv(args.csv, args.label, args.positive, num_bins=args.num_bins, positive_name="--positive",
+    return load_csv(args.csv, args.label, args.positive, num_bins=num_bins(args), positive_name="--positive",
                     paper_layout=args.paper_layout, missing=args.missing)
 
 

@@ -62,10 +62,11 @@ def _parents() -> dict[str, argparse.ArgumentParser]:
     group.add_argument("--missing", choices=("drop", "indicator"), default="drop",
                        help="rows with missing values: drop them (the paper) or keep them, with a `COLUMN is "
                             "missing` feature per column that has some (default: %(default)s)")
-    group.add_argument("--num-bins", type=bins_or_auto, default=10, metavar="N",
+    group.add_argument("--num-bins", type=bins_or_auto, metavar="N",
                        help="cut points per numeric column: at N quantiles, or auto: 10 below 1000 training rows, "
-                            "then one per 100 rows up to 30 and a cut above a value that fills a bin, as the "
-                            "Python estimators' default binarizer (default: %(default)s, the paper's)")
+                            "then one per 100 rows up to 30 and a cut above a value that fills a bin (default: "
+                            "auto for fit and explain, as the Python estimators' binarizer; 10, the paper's, for "
+                            "the depth-one commands)")
     group.add_argument("--thresholds", choices=("quantile", "tree", "both"), default="quantile",
                        help="where numeric columns are cut: at N quantiles, at the split points of a small tree "
                             "fitted on each column against the training labels (at most N leaves), or both "
