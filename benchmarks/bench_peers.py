@@ -196,9 +196,10 @@ def run_split(name, split, args):
 def substitute_rule_cv(peers: pd.DataFrame, cv: pd.DataFrame, config: str) -> pd.DataFrame:
     """`peers` (this script's rows) with rule_cv's rows replaced by `bench_cv.py`'s rows of `config`,
     kept to the (dataset, split) pairs those cover."""
-    ours = cv[cv["config"] == config].assign(method="rule_cv", setting="defaults", status="ok")
-    ours = ours[["dataset", "split", "method", "setting", "complexity", "chosen", "train_ba", "test_ba", "seconds",
-                 "status"]]
+    ours = cv[cv["config"] == config].assign(method="rule_cv", setting=f"raw (bench_cv {config})", status="ok")
+    ours = ours.rename(columns={"train_rows": "n_train"})[["dataset", "split", "n_train", "method", "setting",
+                                                           "complexity", "chosen", "train_ba", "test_ba", "seconds",
+                                                           "status"]]
     others = peers[peers["method"] != "rule_cv"].merge(ours[["dataset", "split"]], on=["dataset", "split"])
     return pd.concat([others, ours], ignore_index=True)
 
@@ -243,12 +244,21 @@ def paired_verdict(frame: pd.DataFrame, method: str = "rule_cv", max_complexity:
     return pd.DataFrame(out, columns=["dataset", "label", "complexity", "ours", "diff", "se", "n", "dominates"])
 
 
+def header(frame: pd.DataFrame, args) -> str:
+    """The report's first line: this run's options, or for `--load` what the loaded rows record (the
+    rule_mc budgets are the recorded run's options, which its CSV does not keep)."""
+    if not args.load:
+        return (f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts "
+                f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows")
+    rule_cv = frame.loc[frame["method"] == "rule_cv", "setting"].astype(str).unique()
+    return (f"# bench_peers, loaded from {args.load.name}: {frame['split'].nunique()} splits, rule_cv "
+            f"{', '.join(rule_cv)}; train <= {int(frame['n_train'].max())} rows")
+
+
 def markdown(frame: pd.DataFrame, args) -> str:
     table = summary(frame)
     verdict = paired_verdict(frame)
-    lines = [f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts "
-             f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows",
-             "",
+    lines = [header(frame, args), "",
              f"## Is RuleClassifierCV dominated (paired over splits, settings at complexity <= {MAX_COMPLEXITY})?", "",
              "Difference: competitor minus rule_cv test BA, mean over splits ± its standard error; a setting "
              "dominates when it has no more mean complexity and a difference above one standard error.", "",

@@ -3,6 +3,7 @@ the raw features, the library-default RuleClassifierCV, and the paired dominatio
 
 import argparse
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -21,7 +22,7 @@ def bench():
 
 def _args(**changes):
     args = dict(data_dir=None, max_splits=32, seed=0, max_train=100, max_test=200, rule_cv="tuned", complexities=[3, 4],
-                num_starts=1, num_iterations=50, time_budget=1.0, n_jobs=None, peers_python=None)
+                num_starts=1, num_iterations=50, time_budget=1.0, n_jobs=None, peers_python=None, load=None)
     return argparse.Namespace(**(args | changes))
 
 
@@ -110,11 +111,15 @@ def test_peers_runner_fits_figs_on_the_raw_features_too(tmp_path, capsys):
 
 
 def test_rule_cv_rows_from_bench_cv_replace_the_recorded_ones_on_the_splits_they_cover(bench):
-    peers = pd.DataFrame([{"dataset": "d", "split": s, "method": m, "setting": "x", "complexity": 3, "train_ba": 0.8,
-                           "test_ba": 0.7, "seconds": 1.0, "status": "ok"} for s in (0, 1, 2) for m in ("rule_cv", "tree")])
-    cv = pd.DataFrame([{"dataset": "d", "split": s, "config": c, "complexity": 4, "chosen": 4, "train_ba": 0.9, "test_ba": t,
-                        "seconds": 2.0} for s in (0, 1) for c, t in (("new", 0.75), ("old", 0.6))])
+    peers = pd.DataFrame([{"dataset": "d", "split": s, "n_train": 90, "method": m, "setting": "x", "complexity": 3,
+                           "train_ba": 0.8, "test_ba": 0.7, "seconds": 1.0, "status": "ok"}
+                          for s in (0, 1, 2) for m in ("rule_cv", "tree")])
+    cv = pd.DataFrame([{"dataset": "d", "split": s, "config": c, "complexity": 4, "chosen": 4, "train_rows": 90,
+                        "train_ba": 0.9, "test_ba": t, "seconds": 2.0} for s in (0, 1) for c, t in (("new", 0.75), ("old", 0.6))])
     frame = bench.substitute_rule_cv(peers, cv, "new")
     assert sorted(frame["split"].unique()) == [0, 1]
     assert (frame.loc[frame["method"] == "rule_cv", "test_ba"] == 0.75).all()
     assert (frame.loc[frame["method"] == "tree", "test_ba"] == 0.7).all() and len(frame) == 4
+    # the report's header says what the loaded rows hold, not the options of the command that loads them
+    header = bench.header(frame, _args(load=Path("peers.csv"), splits=5, rule_cv="tuned"))
+    assert header == "# bench_peers, loaded from peers.csv: 2 splits, rule_cv raw (bench_cv new); train <= 90 rows"
