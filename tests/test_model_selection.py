@@ -67,6 +67,14 @@ def test_one_standard_error_rule_prefers_the_simpler_candidate():
     best = RuleClassifierCV(selection="best")._select(candidates, scores)
     assert (one_se, best) == (1, 2)  # 0.90 is within one standard error (0.0115) of 0.91; 0.80 is not
     assert RuleClassifierCV()._select(candidates, scores) == best  # the default
+    # a number of standard errors: 0.90 is within 0.9 of them (0.0104) of 0.91, not within half of one (0.0058)
+    assert [RuleClassifierCV(selection=e)._select(candidates, scores) for e in (0.9, 0.5, 0)] == [1, 2, 2]
+
+
+def test_a_negative_number_of_standard_errors_is_refused():
+    X, y = np.eye(6, dtype=int)[:, :3].repeat(2, axis=0), np.tile([0, 1], 6)
+    with pytest.raises(ValueError, match="selection"):
+        RuleClassifierCV(selection=-0.5).fit(X, y)
 
 
 def test_best_mean_ties_go_to_the_simplest_candidate():

@@ -90,7 +90,9 @@ class RuleClassifierCV(RuleEstimator):
     complexities : the `max_complexity` values to try (each >= 3); None: 3..15.
     lams : the complexity penalties `lam` to try (each >= 0).
     cv : number of stratified folds (>= 2), or a scikit-learn splitter (an object with `split`).
-    selection : "best" or "one_se".
+    selection : "best", "one_se", or a number of standard errors: the simplest candidate whose mean
+        validation score is within that many standard errors (of the best candidate's fold scores)
+        of the best mean ("best" is 0, "one_se" 1).
     operators, num_starts, num_iterations, max_depth, scan_moves : as in `RuleClassifier`, for
         every fit (the folds' and the refit's).
     time_budget : None, or seconds > 0 for each fit (each fold's candidate and each refit), as
@@ -135,7 +137,7 @@ class RuleClassifierCV(RuleEstimator):
         "complexities": [None, "array-like"],
         "lams": ["array-like"],
         "cv": [Interval(Integral, 2, None, closed="left"), HasMethods(["split"])],
-        "selection": [StrOptions({"one_se", "best"})],
+        "selection": [StrOptions({"one_se", "best"}), Interval(Real, 0, None, closed="left")],
         "operators": RuleClassifier._parameter_constraints["operators"],
         "num_starts": [Interval(Integral, 1, None, closed="left")],
         "num_iterations": [None, Interval(Integral, 1, None, closed="left")],
@@ -318,11 +320,11 @@ class RuleClassifierCV(RuleEstimator):
         return results
 
     def _select(self, candidates, scores) -> int:
-        """The chosen candidate's index: the simplest of those with the best mean ("best") or within one
-        standard error of it ("one_se")."""
+        """The chosen candidate's index: the simplest of those whose mean is within `selection`
+        standard errors of the best mean ("best": 0, "one_se": 1)."""
         mean = scores.mean(axis=0)
         best = int(np.argmax(mean))
-        one_se = self.selection == "one_se" and len(scores) > 1
-        slack = scores[:, best].std(ddof=1) / np.sqrt(len(scores)) if one_se else 0.0  # one standard error
+        errors = {"best": 0.0, "one_se": 1.0}.get(self.selection, self.selection)
+        slack = errors * scores[:, best].std(ddof=1) / np.sqrt(len(scores)) if errors and len(scores) > 1 else 0.0
         within = np.flatnonzero(mean >= mean[best] - slack - 1e-12)
         return int(min(within, key=lambda j: (candidates[j][0], -candidates[j][1], j)))
