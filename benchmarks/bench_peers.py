@@ -251,7 +251,8 @@ def header(frame: pd.DataFrame, args) -> str:
         return (f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts "
                 f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows")
     rule_cv = frame.loc[frame["method"] == "rule_cv", "setting"].astype(str).unique()
-    return (f"# bench_peers, loaded from {args.load.name}: {frame['split'].nunique()} splits, rule_cv "
+    return (f"# bench_peers, loaded from {', '.join(path.name for path in args.load)}: {frame['split'].nunique()} "
+            f"splits, rule_cv "
             f"{', '.join(rule_cv)}; train <= {int(frame['n_train'].max())} rows")
 
 
@@ -341,15 +342,24 @@ def main(argv=None):
     parser.add_argument("--peers-python", default=None, help="Python of the peers' virtual environment")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--out", type=Path, default=RESULTS / "peers")
-    parser.add_argument("--load", type=Path, help="a recorded run's CSV: report it instead of running")
-    parser.add_argument("--rule-cv-from", metavar="CV.csv:CONFIG",
-                        help="with --load: rule_cv's rows from a bench_cv.py CSV, configuration CONFIG")
+    parser.add_argument("--load", type=Path, nargs="+",
+                        help="recorded runs' CSVs (e.g. of two seeds, their splits pooled): report them instead of "
+                             "running")
+    parser.add_argument("--rule-cv-from", metavar="CV.csv:CONFIG", nargs="+",
+                        help="with --load: rule_cv's rows from bench_cv.py CSVs (one per loaded CSV, the same seed), "
+                             "configuration CONFIG")
     args = parser.parse_args(argv)
     if args.load:
-        frame = pd.read_csv(args.load)
-        if args.rule_cv_from:
-            path, config = args.rule_cv_from.rsplit(":", 1)
-            frame = substitute_rule_cv(frame, pd.read_csv(path), config)
+        if args.rule_cv_from and len(args.rule_cv_from) != len(args.load):
+            parser.error(f"--rule-cv-from takes one bench_cv.py CSV per --load CSV ({len(args.load)})")
+        frames = []
+        for i, path in enumerate(args.load):
+            frame = pd.read_csv(path)
+            if args.rule_cv_from:
+                cv_path, config = args.rule_cv_from[i].rsplit(":", 1)
+                frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
+            frames.append(frame.assign(split=frame["split"] + i * args.max_splits))  # other seeds' splits apart
+        frame = pd.concat(frames, ignore_index=True)
         args.out.with_suffix(".md").write_text(markdown(frame, args))
         print(args.out.with_suffix(".md").read_text())
         return

@@ -121,5 +121,23 @@ def test_rule_cv_rows_from_bench_cv_replace_the_recorded_ones_on_the_splits_they
     assert (frame.loc[frame["method"] == "rule_cv", "test_ba"] == 0.75).all()
     assert (frame.loc[frame["method"] == "tree", "test_ba"] == 0.7).all() and len(frame) == 4
     # the report's header says what the loaded rows hold, not the options of the command that loads them
-    header = bench.header(frame, _args(load=Path("peers.csv"), splits=5, rule_cv="tuned"))
+    header = bench.header(frame, _args(load=[Path("peers.csv")], splits=5, rule_cv="tuned"))
     assert header == "# bench_peers, loaded from peers.csv: 2 splits, rule_cv raw (bench_cv new); train <= 90 rows"
+
+
+def test_loaded_runs_of_two_seeds_pool_their_splits(bench, tmp_path):
+    def run(seed):  # two splits a seed; the tree beats rule_cv by 0.01 on each
+        rows = [{"dataset": "d", "split": s, "n_train": 90, "method": m, "setting": "x", "complexity": 3,
+                 "chosen": 3, "train_ba": 0.8, "test_ba": 0.7 + 0.01 * (m == "tree") + 0.001 * s + 0.002 * seed,
+                 "seconds": 1.0, "status": "ok"} for s in (0, 1) for m in ("rule_cv", "tree")]
+        path = tmp_path / f"seed{seed}.csv"
+        pd.DataFrame(rows).to_csv(path, index=False)
+        return str(path)
+
+    out = tmp_path / "pooled"
+    bench.main(["--load", run(0), run(1), "--out", str(out)])
+    report = out.with_suffix(".md").read_text()
+    assert report.startswith("# bench_peers, loaded from seed0.csv, seed1.csv: 4 splits")
+    assert "| d | 3.0 | 0.702 | tree x (3.0) | +0.010 ± 0.000 | tree x |" in report
+    with pytest.raises(SystemExit):
+        bench.main(["--load", run(0), run(1), "--rule-cv-from", "cv.csv:auto", "--out", str(out)])
