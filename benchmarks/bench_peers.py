@@ -54,9 +54,10 @@ took 349 s and 88 s on those two splits).
 
 It writes `results/peers.csv` (one row per fit), `results/peers.md` (the verdict per dataset, then
 mean ± std over the splits per method and setting) and `results/peers.png` (one Pareto panel per
-dataset); `--out` changes the path and stem. `--load PEERS.csv --rule-cv-from CV.csv:CONFIG` runs
-nothing: it takes a recorded run's rows with rule_cv's replaced by `bench_cv.py`'s rows of one
-configuration on the same splits (the same fits: both split and seed alike) and writes the verdict.
+dataset); `--out` changes the path and stem. `--load PEERS.csv [...] --rule-cv-from CV.csv:CONFIG [...]`
+runs nothing: it takes recorded runs' rows (several: e.g. two seeds, their splits pooled and kept apart),
+each with rule_cv's replaced by `bench_cv.py`'s rows of one configuration on the same splits (the same
+fits: both split and seed alike), and writes the verdict.
 """
 
 from __future__ import annotations
@@ -250,10 +251,10 @@ def header(frame: pd.DataFrame, args) -> str:
     if not args.load:
         return (f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts "
                 f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows")
-    rule_cv = frame.loc[frame["method"] == "rule_cv", "setting"].astype(str).unique()
-    return (f"# bench_peers, loaded from {', '.join(path.name for path in args.load)}: {frame['split'].nunique()} "
-            f"splits, rule_cv "
-            f"{', '.join(rule_cv)}; train <= {int(frame['n_train'].max())} rows")
+    loaded = ", ".join(path.name for path in args.load)
+    rule_cv = ", ".join(frame.loc[frame["method"] == "rule_cv", "setting"].astype(str).unique())
+    return (f"# bench_peers, loaded from {loaded}: {frame['split'].nunique()} splits, rule_cv {rule_cv}; "
+            f"train <= {int(frame['n_train'].max())} rows")
 
 
 def markdown(frame: pd.DataFrame, args) -> str:
