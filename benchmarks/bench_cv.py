@@ -9,10 +9,10 @@ workers, as a user's first fit does), one after another within a split so that t
 load on a shared machine. A source is a `src` directory to import boolrules from (e.g. an export of
 an older commit); a setting is a name and JSON keyword arguments (`"cv_repeats": R`, with `"cv_folds"`
 (default 5), stands for `cv=RepeatedStratifiedKFold(...)` seeded by the split; `"thresholds": T` fits on the
-raw columns with `binarizer=QuantileBinarizer(thresholds=T)` (at `"num_bins": N`, default 10, or "auto"), which
-the CV fits per fold when it learns from the labels). Otherwise the training rows are binarized as `RuleClassifierCV`'s default binarizer does
-(`QuantileBinarizer(num_bins="auto")`), or with `"num_bins": N` at N quantiles (`"rice"`: max(10,
-ceil(2 n^(1/3))) for n training rows, the Rice rule of histogram bins).
+raw columns with `binarizer=QuantileBinarizer(thresholds=T)` (at `"num_bins": N`, default 10, or "auto"),
+which the CV fits per fold when it learns from the labels). Otherwise the training rows are binarized as
+`RuleClassifierCV`'s default binarizer does (`QuantileBinarizer(num_bins="auto")`), or with `"num_bins": N` at
+N quantiles (`"rice"`: max(10, ceil(2 n^(1/3))) for n training rows, the Rice rule of histogram bins).
 
     git archive <before-commit> src | tar -x -C /tmp/before
     python benchmarks/bench_cv.py --source before=/tmp/before/src --setting before:default={} \\
@@ -69,7 +69,8 @@ def fit_one(job: dict) -> dict:
     setting = dict(job["setting"])
     if "thresholds" in setting:  # the binarizer inside the CV (a supervised one is fitted per fold)
         X_train, X_test = data.raw.iloc[train], data.raw.iloc[test]
-        setting["binarizer"] = QuantileBinarizer(num_bins=setting.pop("num_bins", 10), thresholds=setting.pop("thresholds"))
+        setting["binarizer"] = QuantileBinarizer(num_bins=setting.pop("num_bins", 10),
+                                                 thresholds=setting.pop("thresholds"))
     else:  # unsupervised: fitted once on the training rows, as RuleClassifierCV's binarizer is
         num_bins = setting.pop("num_bins", "auto")
         num_bins = max(10, math.ceil(2 * len(train) ** (1 / 3))) if num_bins == "rice" else num_bins

@@ -250,7 +250,8 @@ def header(frame: pd.DataFrame, args) -> str:
     rule_mc budgets are the recorded run's options, which its CSV does not keep)."""
     if not args.load:
         return (f"# bench_peers: {args.splits} splits, rule_cv {args.rule_cv}; rule_mc fits {args.num_starts} starts "
-                f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; train <= {args.max_train} rows")
+                f"x <= {args.num_iterations} iterations, time_budget {args.time_budget} s; "
+                f"train <= {args.max_train} rows")
     loaded = ", ".join(path.name for path in args.load)
     rule_cv = ", ".join(frame.loc[frame["method"] == "rule_cv", "setting"].astype(str).unique())
     return (f"# bench_peers, loaded from {loaded}: {frame['split'].nunique()} splits, rule_cv {rule_cv}; "

@@ -115,7 +115,8 @@ def test_rule_cv_rows_from_bench_cv_replace_the_recorded_ones_on_the_splits_they
                            "train_ba": 0.8, "test_ba": 0.7, "seconds": 1.0, "status": "ok"}
                           for s in (0, 1, 2) for m in ("rule_cv", "tree")])
     cv = pd.DataFrame([{"dataset": "d", "split": s, "config": c, "complexity": 4, "chosen": 4, "train_rows": 90,
-                        "train_ba": 0.9, "test_ba": t, "seconds": 2.0} for s in (0, 1) for c, t in (("new", 0.75), ("old", 0.6))])
+                        "train_ba": 0.9, "test_ba": t, "seconds": 2.0}
+                       for s in (0, 1) for c, t in (("new", 0.75), ("old", 0.6))])
     frame = bench.substitute_rule_cv(peers, cv, "new")
     assert sorted(frame["split"].unique()) == [0, 1]
     assert (frame.loc[frame["method"] == "rule_cv", "test_ba"] == 0.75).all()

@@ -78,23 +78,23 @@ def stopped(means: np.ndarray, stop_after: int = 3) -> int:
     return len(means)
 
 
-def _smallest_within(means: np.ndarray, tolerance: np.ndarray | float) -> int:
+def _smallest_within(means: np.ndarray, tolerance: float) -> int:
     return int(np.flatnonzero(means >= means.max() - tolerance - 1e-12)[0])
 
 
+def _library(selection):
+    """`RuleClassifierCV(selection=...)`'s own choice on these fold scores (one lam)."""
+    from boolrules import RuleClassifierCV
+
+    def choose(s):
+        return RuleClassifierCV(selection=selection)._select([(i, 0.0) for i in range(len(s))], s.T)
+
+    return choose
+
+
 def rules() -> dict:
-    """Selection rules: fold scores (complexities x folds, the tried ones) -> index of the chosen complexity."""
-    def best(s):
-        return int(np.argmax(s.mean(axis=1)))
-
-    def one_se(s):
-        means = s.mean(axis=1)
-        return _smallest_within(means, s.std(axis=1)[np.argmax(means)] / np.sqrt(s.shape[1]))
-
-    def half_se(s):
-        means = s.mean(axis=1)
-        return _smallest_within(means, 0.5 * s.std(axis=1)[np.argmax(means)] / np.sqrt(s.shape[1]))
-
+    """Selection rules: fold scores (complexities x folds, the tried ones) -> index of the chosen complexity;
+    the best mean, one and half a standard error are the estimator's own `selection` values."""
     def paired_se(s):  # smallest complexity whose fold-paired shortfall to the best is within its own SE
         top = np.argmax(s.mean(axis=1))
         diff = s[top][None, :] - s
@@ -109,8 +109,8 @@ def rules() -> dict:
     def within_0005(s):
         return _smallest_within(s.mean(axis=1), 0.005)
 
-    return {"best": best, "one_se": one_se, "half_se": half_se, "paired_se": paired_se, "smoothed": smoothed,
-            "within_0.005": within_0005}
+    return {"best": _library("best"), "one_se": _library("one_se"), "half_se": _library(0.5), "paired_se": paired_se,
+            "smoothed": smoothed, "within_0.005": within_0005}
 
 
 def evaluate(curves: list[dict], out: Path | None) -> pd.DataFrame:
@@ -161,7 +161,8 @@ def main(argv=None):
     if args.collect:
         done = set()
         if args.collect.exists():
-            done = {(c["dataset"], c["split"], c["seed"]) for c in map(json.loads, args.collect.read_text().splitlines())}
+            recorded = map(json.loads, args.collect.read_text().splitlines())
+            done = {(c["dataset"], c["split"], c["seed"]) for c in recorded}
         for dataset in args.datasets:
             for split in range(args.splits):
                 if (dataset, split, args.seed) not in done:
