@@ -361,9 +361,7 @@ def main(argv=None):
                 cv_path, config = args.rule_cv_from[i].rsplit(":", 1)
                 frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
             frames.append(frame.assign(split=frame["split"] + i * args.max_splits))  # other seeds' splits apart
-        frame = pd.concat(frames, ignore_index=True)
-        args.out.with_suffix(".md").write_text(markdown(frame, args))
-        print(args.out.with_suffix(".md").read_text())
+        report(pd.concat(frames, ignore_index=True), args)
         return
     rows = []
     csv = args.out.with_suffix(".csv")
@@ -373,7 +371,11 @@ def main(argv=None):
             rows += run_split(name, split, args)
             pd.DataFrame(rows).to_csv(csv, index=False)
             print(f"{name} split {split}: {time.perf_counter() - start:.1f} s", flush=True)
-    frame = pd.DataFrame(rows)
+    report(pd.DataFrame(rows), args)
+
+
+def report(frame: pd.DataFrame, args) -> None:
+    """The tables (printed, and in OUT.md) and the plot (OUT.png) of a run's or the loaded runs' rows."""
     args.out.with_suffix(".md").write_text(markdown(frame, args))
     plot(frame, args.out.with_suffix(".png"))
     print(args.out.with_suffix(".md").read_text())
