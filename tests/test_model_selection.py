@@ -149,11 +149,11 @@ def test_the_rounds_search_with_the_fold_budget_and_the_chosen_candidate_gets_th
 
 
 @pytest.mark.parametrize("params, rounds", [
-    ({}, (2, 1000)),  # the defaults: rounds of 2 x 1000, the chosen candidate refitted with 10 x 2000
+    ({}, (4, 1000)),  # the defaults: rounds of 4 x 1000, the chosen candidate refitted with 10 x 2000
     ({"num_starts": 1, "num_iterations": 300}, (1, 300)),  # the caps never raise the search
     ({"fold_starts": None, "fold_iterations": None}, (10, 2000)),
-    ({"num_iterations": None, "time_budget": 1.0}, (2, 1000)),
-    ({"num_iterations": None, "time_budget": 1.0, "fold_iterations": None}, (2, None)),
+    ({"num_iterations": None, "time_budget": 1.0}, (4, 1000)),
+    ({"num_iterations": None, "time_budget": 1.0, "fold_iterations": None}, (4, None)),
 ])
 def test_fold_caps_bound_the_rounds_search(params, rounds):
     settings = RuleClassifierCV(**params)._round_params()
