@@ -83,11 +83,11 @@ class RuleClassifierCV(RuleEstimator):
     weaker learner than the one refitted; four halve that gap, scored level on held-out data over 120
     splits (+0.001 +- 0.003; Online Shoppers +0.005, Home Equity +0.005) at about 1.5x the time
     (`benchmarks/README.md`, "Four starts in the rounds"). On the eight bundled datasets (5 splits)
-    the one-standard-error rule scored 0.009 +- 0.006 lower on held-out
-    data (Parkinson's 0.59 against 0.83 on one split), repeated folds (2 x 5) were level at 1.4x the
-    time, and against the former defaults (every fit 10 x 2000, one-standard-error) on 13 splits the
-    test scores were level (+0.002 +- 0.008) at a quarter to a third of the CPU time
-    (`benchmarks/README.md`, "RuleClassifierCV defaults").
+    the one-standard-error rule scored 0.009 +- 0.006 lower on held-out data (Parkinson's 0.59
+    against 0.83 on one split), repeated folds (2 x 5) were level at 1.4x the time, and against the
+    former defaults (every fit 10 x 2000, one-standard-error) on 13 splits the test scores were
+    level (+0.002 +- 0.008) at a quarter to a third of the CPU time (`benchmarks/README.md`,
+    "RuleClassifierCV defaults").
 
     Parameters
     ----------
