@@ -164,33 +164,42 @@ def _trees(X_train, y_train, X_test, y_test, seed, method):
     return rows
 
 
-def _peers(python, split, seed):
+def _peers(python, split, seed, tuned=False):
+    """`peers_runner.py`'s rows on `split` in the peers' environment (`tuned`: its cross-validated FIGS)."""
     X_train, y_train, X_test, y_test, raw_train, raw_test = split
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "split.npz")
         np.savez(path, X_train=X_train, y_train=y_train, X_test=X_test, y_test=y_test, X_train_raw=raw_train,
                  X_test_raw=raw_test)
-        out = subprocess.run([python, str(RUNNER), "--data", str(path), "--seed", str(seed)],
+        out = subprocess.run([python, str(RUNNER), "--data", str(path), "--seed", str(seed)] + ["--tuned"] * tuned,
                              capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_split(name, split, args):
+def split_data(name, split, args) -> dict:
+    """One split's data as every method sees it: the shared binary features (X_*), the raw DataFrames
+    (frame_*), the raw features as numbers (raw_*), the labels and the split's seed."""
     data = load_dataset(name, data_dir=args.data_dir)
     train, test = split_rows(data.y, args.max_splits, args.seed, split)
     train, test = _cap(train, data.y, args.max_train, args.seed), _cap(test, data.y, args.max_test, args.seed)
     frame_train, frame_test = data.raw.iloc[train], data.raw.iloc[test]
     binarizer = QuantileBinarizer().fit(frame_train)
-    X_train, X_test = binarizer.transform(frame_train), binarizer.transform(frame_test)
-    y_train, y_test = data.y[train], data.y[test]
     raw_train, raw_test = raw_features(frame_train, frame_test)
-    seed = args.seed * 1000 + split
-    rows = _boolrules((X_train, y_train, X_test, y_test, frame_train, frame_test), args, seed)
+    return {"X_train": binarizer.transform(frame_train), "X_test": binarizer.transform(frame_test),
+            "y_train": data.y[train], "y_test": data.y[test], "frame_train": frame_train, "frame_test": frame_test,
+            "raw_train": raw_train, "raw_test": raw_test, "seed": args.seed * 1000 + split}
+
+
+def run_split(name, split, args):
+    d = split_data(name, split, args)
+    X_train, X_test, y_train, y_test, raw_train, raw_test, seed = (
+        d[k] for k in ("X_train", "X_test", "y_train", "y_test", "raw_train", "raw_test", "seed"))
+    rows = _boolrules((X_train, y_train, X_test, y_test, d["frame_train"], d["frame_test"]), args, seed)
     rows += _trees(X_train, y_train, X_test, y_test, seed, "tree")
     rows += _trees(raw_train, y_train, raw_test, y_test, seed, "tree_raw")
     if args.peers_python:
         rows += _peers(args.peers_python, (X_train, y_train, X_test, y_test, raw_train, raw_test), seed)
-    return [{"dataset": name, "split": split, "n_train": len(train), "n_features": X_train.shape[1],
+    return [{"dataset": name, "split": split, "n_train": len(y_train), "n_features": X_train.shape[1],
              "n_raw_features": raw_train.shape[1], **row} for row in rows]
 
 

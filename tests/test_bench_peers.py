@@ -92,7 +92,7 @@ def test_domination_is_paired_per_split_beyond_one_standard_error(bench):
     assert "| e | 18.0 | 0.820 | - | - | no one |" in text
 
 
-def test_peers_runner_fits_figs_on_the_raw_features_too(tmp_path, capsys):
+def test_peers_runner_fits_figs_on_the_raw_features_too_and_tuned_by_cv_on_request(tmp_path, capsys):
     rng = np.random.default_rng(0)
     y = np.tile([0, 1], 10)
     raw = rng.normal(size=(20, 3)) + y[:, None]
@@ -105,6 +105,10 @@ def test_peers_runner_fits_figs_on_the_raw_features_too(tmp_path, capsys):
         raw_rows = [r for r in rows if r["method"] == "figs_raw"]
         assert [r["setting"] for r in raw_rows] == [f"max_rules={k}" for k in runner.FIGS_RULES]
         assert all(r["status"] == "ok" or "imodels" in r["status"] for r in raw_rows)  # imodels may be absent here
+        runner.main(["--data", str(path), "--tuned"])  # FIGS sized by cross-validation instead of the grid
+        tuned = json.loads(capsys.readouterr().out)
+        assert [(r["method"], r["setting"]) for r in tuned] == [("figs_cv", "cv"), ("figs_raw_cv", "cv")]
+        assert all(r["status"] == "ok" or "imodels" in r["status"] for r in tuned)
         np.savez(path, X_train=np.zeros((4, 1)), y_train=[0, 1, 0, 1], X_test=np.zeros((2, 1)), y_test=[0, 1])
         runner.main(["--data", str(path)])
         assert "figs_raw" not in {r["method"] for r in json.loads(capsys.readouterr().out)}

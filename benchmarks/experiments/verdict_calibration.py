@@ -1,0 +1,217 @@
+"""How much does issue 25's verdict tell? The peers judged as `RuleClassifierCV` is, and the verdict
+under FIGS's own randomness (issue 25, a calibration of its done-when).
+
+`bench_peers.py` calls `RuleClassifierCV()` dominated on a dataset when some fixed setting of a tree or
+FIGS (about 30 of them at or below its complexity) beats it by more than one standard error of the
+paired difference over 5 splits. Two checks of that test, per split as `bench_peers.py` (same seeds,
+splits and row caps):
+
+- `--collect tuned`: the peers chosen the way `RuleClassifierCV` chooses. Trees (`max_leaf_nodes`
+  2..16: 1..15 split nodes) and FIGS (`max_rules` 1..15) with their size picked by 5-fold stratified
+  cross-validation on the training rows (GridSearchCV, balanced accuracy, the best mean, ties to the
+  smallest), on the shared binary features and on the raw ones (`tree_cv`, `tree_raw_cv`, `figs_cv`,
+  `figs_raw_cv`; FIGS in the peers' environment, `peers_runner.py --tuned`). The evaluation judges each,
+  and `RuleClassifierCV()`, by `bench_peers.paired_verdict` against the recorded grid's fixed tree and
+  FIGS settings on the same splits (the done-when's rivals; RIPPER and rule lists left out): could any
+  cross-validated learner pass?
+- `--collect draws --draws K`: FIGS's stumps break ties between features at random (imodels 3.0.4
+  ignores its `random_state`; `peers_runner.py` now seeds numpy for it), so the recorded FIGS rows are
+  one draw of that chance. The FIGS grid is refitted with K tie-break seeds (the split's seed + 10007 k)
+  and the verdict on `RuleClassifierCV()` is recomputed with each draw's FIGS rows in place of the
+  recorded ones.
+
+    python benchmarks/experiments/verdict_calibration.py --collect tuned --seed 0 \
+        --peers-python /work/peers-venv/bin/python --out tuned_seed0.csv         # and --seed 1, 2
+    python benchmarks/experiments/verdict_calibration.py --collect draws --draws 5 --datasets parkinsons \
+        --seed 0 --peers-python /work/peers-venv/bin/python --out draws_seed0.csv
+    python benchmarks/experiments/verdict_calibration.py --grid benchmarks/results/peers_paired.csv ... \
+        --rule-cv-from benchmarks/results/cv_four_starts_seed0.csv:four_starts ... \
+        --tuned tuned_seed0.csv ... --draws-from draws_seed0.csv ...      # one file per seed, in seed order
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pandas as pd
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.tree import DecisionTreeClassifier
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench_peers import (_peers, _row, decision_tree_complexity, paired_verdict,  # noqa: E402
+                         split_data, substitute_rule_cv)
+
+DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn", "home_equity", "online_shoppers",
+            "direct_marketing", "credit_card_default")
+TREE_LEAVES = tuple(range(2, 17))
+CANDIDATES = ("rule_cv", "tree_cv", "tree_raw_cv", "figs_cv", "figs_raw_cv")
+RIVALS = ("tree", "tree_raw", "figs", "figs_raw")  # the done-when's "tree or FIGS setting, on raw or binarized features"
+DRAW_STEP = 10007
+
+
+def _tuned_tree(X_train, y_train, X_test, y_test, seed, method, folds=5):
+    """A balanced tree whose `max_leaf_nodes` is chosen by stratified cross-validation, refitted on all
+    the training rows (the grid's fit at the chosen setting)."""
+    search = GridSearchCV(DecisionTreeClassifier(class_weight="balanced", random_state=seed),
+                          {"max_leaf_nodes": list(TREE_LEAVES)}, scoring="balanced_accuracy",
+                          cv=StratifiedKFold(folds, shuffle=True, random_state=seed))
+    start = time.perf_counter()
+    search.fit(X_train, y_train)
+    tree = search.best_estimator_
+    return _row(method, "cv", decision_tree_complexity(tree), y_train, tree.predict(X_train), y_test,
+                tree.predict(X_test), time.perf_counter() - start) | {"chosen": search.best_params_["max_leaf_nodes"]}
+
+
+def _split_fits(kind: str, d: dict, args) -> list[dict]:
+    """One split's rows: the tuned peers, or FIGS's grid at each of `args.draws` tie-break seeds."""
+    peers_data = tuple(d[k] for k in ("X_train", "y_train", "X_test", "y_test", "raw_train", "raw_test"))
+    if kind == "draws":
+        return [row | {"draw": k} for k in range(args.draws)
+                for row in _peers(args.peers_python, peers_data, d["seed"] + DRAW_STEP * k)
+                if row["method"] in ("figs", "figs_raw")]
+    fits = [_tuned_tree(d["X_train"], d["y_train"], d["X_test"], d["y_test"], d["seed"], "tree_cv"),
+            _tuned_tree(d["raw_train"], d["y_train"], d["raw_test"], d["y_test"], d["seed"], "tree_raw_cv")]
+    return fits + (_peers(args.peers_python, peers_data, d["seed"], tuned=True) if args.peers_python else [])
+
+
+def collect(args) -> None:
+    rows = []
+    for name in args.datasets:
+        for split in range(args.splits):
+            d = split_data(name, split, args)
+            rows += [{"dataset": name, "split": split, "n_train": len(d["y_train"]), **row}
+                     for row in _split_fits(args.collect, d, args)]
+            pd.DataFrame(rows).to_csv(args.out, index=False)
+            print(name, split, flush=True)
+
+
+def _dominated(verdict: pd.DataFrame) -> dict:
+    """dataset -> the dominating setting of largest difference minus SE."""
+    wins = verdict[verdict["dominates"]]
+    return {name: g.loc[(g["diff"] - g["se"]).idxmax()] for name, g in wins.groupby("dataset", sort=False)}
+
+
+def _cell(dominated: dict, datasets: int) -> str:
+    return f"{len(dominated)}/{datasets}" + "".join(
+        f"; {name} {r['diff']:+.3f} ± {r['se']:.3f} ({r['label']})" for name, r in dominated.items())
+
+
+def judged(grid: pd.DataFrame, candidate: pd.DataFrame) -> pd.DataFrame:
+    """bench_peers' verdict on `candidate`'s rows (renamed rule_cv, so it is not its own rival) against the
+    fixed tree and FIGS settings (RIVALS) of `grid`."""
+    fixed = grid[grid["method"].isin(RIVALS)]
+    return paired_verdict(pd.concat([fixed, candidate.assign(method="rule_cv")], ignore_index=True))
+
+
+def _scopes(count: int) -> list[tuple[str, list[int]]]:
+    return [(f"seed {i}", [i]) for i in range(count)] + [("pooled", list(range(count)))]
+
+
+def tuned_table(grids: list[pd.DataFrame], tuned: list[pd.DataFrame]) -> list[str]:
+    """Per candidate and scope (each seed, then pooled): on how many datasets it is dominated, and by what."""
+    scopes = _scopes(len(grids))
+    lines = ["| candidate | " + " | ".join(s for s, _ in scopes) + " |", "|---|" + "---|" * len(scopes)]
+    for candidate in CANDIDATES:
+        cells = []
+        for _, seeds in scopes:
+            grid = pd.concat([grids[i] for i in seeds], ignore_index=True)
+            rows = pd.concat([grids[i] for i in seeds] + [tuned[i] for i in seeds], ignore_index=True)
+            rows = rows[rows["method"] == candidate]
+            cells.append(_cell(_dominated(judged(grid, rows)), rows["dataset"].nunique()))
+        lines.append(f"| {candidate} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def head_to_head(grids: list[pd.DataFrame], tuned: list[pd.DataFrame]) -> list[str]:
+    """Over all the splits, per dataset: rule_cv's test BA and complexity, and each tuned peer's paired
+    difference to it (peer minus rule_cv ± SE) at its mean complexity; * where the peer dominates."""
+    rows = pd.concat(grids + tuned, ignore_index=True)
+    rows = rows[rows["method"].isin(CANDIDATES)]
+    lines = ["| dataset | rule_cv: test BA (complexity) | " + " | ".join(CANDIDATES[1:]) + " |",
+             "|---|---|" + "---:|" * (len(CANDIDATES) - 1)]
+    for name, group in rows.groupby("dataset", sort=False):
+        ours = group[group["method"] == "rule_cv"].set_index("split")
+        cells = []
+        for peer in CANDIDATES[1:]:
+            other = group[group["method"] == peer].set_index("split")
+            diff = (other["test_ba"] - ours["test_ba"]).dropna()
+            se = diff.std(ddof=1) / len(diff) ** 0.5
+            star = "*" if diff.mean() > se and other["complexity"].mean() <= ours["complexity"].mean() else ""
+            cells.append(f"{diff.mean():+.3f} ± {se:.3f} ({other['complexity'].mean():.1f}){star}")
+        lines.append(f"| {name} | {ours['test_ba'].mean():.3f} ({ours['complexity'].mean():.1f}) | "
+                     + " | ".join(cells) + " |")
+    return lines
+
+
+def draws_table(grids: list[pd.DataFrame], draws: list[pd.DataFrame]) -> list[str]:
+    """Per FIGS tie-break draw and scope: the verdict on rule_cv with that draw's FIGS rows."""
+    names = list(dict.fromkeys(pd.concat(draws)["dataset"]))
+    scopes = _scopes(len(grids))
+    lines = [f"datasets: {', '.join(names)}", "", "| FIGS draw | " + " | ".join(s for s, _ in scopes) + " |",
+             "|---|" + "---|" * len(scopes)]
+    for k in sorted(pd.concat(draws)["draw"].unique()):
+        cells = []
+        for _, seeds in scopes:
+            grid = pd.concat([grids[i] for i in seeds], ignore_index=True)
+            grid = grid[grid["dataset"].isin(names) & ~grid["method"].isin(["figs", "figs_raw"])]
+            figs = pd.concat([draws[i][draws[i]["draw"] == k] for i in seeds], ignore_index=True)
+            cells.append(_cell(_dominated(judged(pd.concat([grid, figs]), grid[grid["method"] == "rule_cv"])),
+                               len(names)))
+        lines.append(f"| {k} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _offset(frames: list[pd.DataFrame], max_splits: int) -> list[pd.DataFrame]:
+    """Each seed's splits apart, as `bench_peers.py --load` keeps them."""
+    return [frame.assign(split=frame["split"] + i * max_splits) for i, frame in enumerate(frames)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--collect", choices=("tuned", "draws"), help="fit on one seed's splits, write --out")
+    parser.add_argument("--draws", type=int, default=5, help="FIGS tie-break seeds per split (--collect draws)")
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    parser.add_argument("--splits", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-splits", type=int, default=32)
+    parser.add_argument("--max-train", type=int, default=3000)
+    parser.add_argument("--max-test", type=int, default=5000)
+    parser.add_argument("--data-dir", default=None)
+    parser.add_argument("--peers-python", default=None, help="Python of the peers' environment (FIGS)")
+    parser.add_argument("--out", type=Path, default=Path("verdict_calibration.csv"))
+    parser.add_argument("--grid", type=Path, nargs="+", help="bench_peers.py CSVs, one per seed")
+    parser.add_argument("--rule-cv-from", nargs="+", metavar="CV.csv:CONFIG", help="as bench_peers.py's, one per seed")
+    parser.add_argument("--tuned", type=Path, nargs="+", help="--collect tuned CSVs, one per --grid CSV")
+    parser.add_argument("--draws-from", type=Path, nargs="+", help="--collect draws CSVs, one per --grid CSV")
+    args = parser.parse_args(argv)
+    warnings.filterwarnings("ignore")
+    if args.collect:
+        if args.collect == "draws" and not args.peers_python:
+            parser.error("--collect draws needs --peers-python")
+        collect(args)
+        return
+    if not args.grid or any(len(files or args.grid) != len(args.grid)
+                            for files in (args.rule_cv_from, args.tuned, args.draws_from)):
+        parser.error("give --collect, or --grid with one --rule-cv-from, --tuned and --draws-from file per --grid")
+    grids = []
+    for i, path in enumerate(args.grid):
+        grid = pd.read_csv(path)
+        if args.rule_cv_from:
+            cv_path, config = args.rule_cv_from[i].rsplit(":", 1)
+            grid = substitute_rule_cv(grid, pd.read_csv(cv_path), config)
+        grids.append(grid)
+    grids = _offset(grids, args.max_splits)
+    if args.tuned:
+        tuned = _offset([pd.read_csv(p) for p in args.tuned], args.max_splits)
+        print("\n".join(tuned_table(grids, tuned) + [""] + head_to_head(grids, tuned)), "\n")
+    if args.draws_from:
+        print("\n".join(draws_table(grids, _offset([pd.read_csv(p) for p in args.draws_from], args.max_splits))))
+
+
+if __name__ == "__main__":
+    main()
