@@ -214,6 +214,19 @@ def substitute_rule_cv(peers: pd.DataFrame, cv: pd.DataFrame, config: str) -> pd
     return pd.concat([others, ours], ignore_index=True)
 
 
+def load_runs(paths, rule_cv_from, max_splits: int) -> list[pd.DataFrame]:
+    """Recorded runs' rows, one frame per run (seed), each run's splits numbered apart (run i's split k as
+    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", one per run) rule_cv's rows substituted."""
+    frames = []
+    for i, path in enumerate(paths):
+        frame = pd.read_csv(path)
+        if rule_cv_from:
+            cv_path, config = rule_cv_from[i].rsplit(":", 1)
+            frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
+        frames.append(frame.assign(split=frame["split"] + i * max_splits))
+    return frames
+
+
 def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
     """The fits that ran, with `label` = "method setting" (rule_cv keeps its bare name)."""
     ok = frame[frame["status"] == "ok"].copy()
@@ -363,14 +376,7 @@ def main(argv=None):
     if args.load:
         if args.rule_cv_from and len(args.rule_cv_from) != len(args.load):
             parser.error(f"--rule-cv-from takes one bench_cv.py CSV per --load CSV ({len(args.load)})")
-        frames = []
-        for i, path in enumerate(args.load):
-            frame = pd.read_csv(path)
-            if args.rule_cv_from:
-                cv_path, config = args.rule_cv_from[i].rsplit(":", 1)
-                frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
-            frames.append(frame.assign(split=frame["split"] + i * args.max_splits))  # other seeds' splits apart
-        report(pd.concat(frames, ignore_index=True), args)
+        report(pd.concat(load_runs(args.load, args.rule_cv_from, args.max_splits), ignore_index=True), args)
         return
     rows = []
     csv = args.out.with_suffix(".csv")

@@ -43,8 +43,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_peers import (_peers, _row, decision_tree_complexity, paired_verdict,  # noqa: E402
-                         split_data, substitute_rule_cv)
+from bench_peers import (_peers, _row, decision_tree_complexity, load_runs, paired_verdict,  # noqa: E402
+                         split_data)
 
 DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn", "home_equity", "online_shoppers",
             "direct_marketing", "credit_card_default")
@@ -198,14 +198,7 @@ def main(argv=None):
     if not args.grid or any(len(files or args.grid) != len(args.grid)
                             for files in (args.rule_cv_from, args.tuned, args.draws_from)):
         parser.error("give --collect, or --grid with one --rule-cv-from, --tuned and --draws-from file per --grid")
-    grids = []
-    for i, path in enumerate(args.grid):
-        grid = pd.read_csv(path)
-        if args.rule_cv_from:
-            cv_path, config = args.rule_cv_from[i].rsplit(":", 1)
-            grid = substitute_rule_cv(grid, pd.read_csv(cv_path), config)
-        grids.append(grid)
-    grids = _offset(grids, args.max_splits)
+    grids = load_runs(args.grid, args.rule_cv_from, args.max_splits)
     if args.tuned:
         tuned = _offset([pd.read_csv(p) for p in args.tuned], args.max_splits)
         print("\n".join(tuned_table(grids, tuned) + [""] + head_to_head(grids, tuned)), "\n")
