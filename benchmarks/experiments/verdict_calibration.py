@@ -3,8 +3,9 @@ under FIGS's own randomness (issue 25, a calibration of its done-when).
 
 `bench_peers.py` calls `RuleClassifierCV()` dominated on a dataset when some fixed setting of a tree or
 FIGS (about 30 of them at or below its complexity) beats it by more than one standard error of the
-paired difference over 5 splits. Two checks of that test, per split as `bench_peers.py` (same seeds,
-splits and row caps):
+paired difference over 5 splits. Three checks of that test. The evaluation, given two or more seeds'
+runs (`--grid`), asks whether a setting that dominates on one seed's splits still leads on the other
+seeds'. Two collections fit more, per split as `bench_peers.py` (same seeds, splits and row caps):
 
 - `--collect tuned`: the peers chosen the way `RuleClassifierCV` chooses. Trees (`max_leaf_nodes`
   2..16: 1..15 split nodes) and FIGS (`max_rules` 1..15) with their size picked by 5-fold stratified
@@ -127,6 +128,26 @@ def tuned_table(grids: list[pd.DataFrame], tuned: list[pd.DataFrame]) -> list[st
     return lines
 
 
+def replication(grids: list[pd.DataFrame]) -> list[str]:
+    """Each setting that dominates rule_cv on one seed's splits, scored against rule_cv on the other seeds'
+    splits (paired difference ± SE, both mean complexities there): does the domination hold on fresh splits?"""
+    lines = ["| found on | dataset | setting | there | on the other seeds | complexity there, setting / rule_cv |",
+             "|---|---|---|---:|---:|---|"]
+    for i, grid in enumerate(grids):
+        rest = pd.concat([g for j, g in enumerate(grids) if j != i], ignore_index=True)
+        rest = rest.assign(label=rest["method"] + " " + rest["setting"].astype(str))
+        verdict = judged(grid, grid[grid["method"] == "rule_cv"])
+        for r in verdict[verdict["dominates"]].itertuples():
+            there = rest[rest["dataset"] == r.dataset]
+            ours = there[there["method"] == "rule_cv"].set_index("split")
+            other = there[there["label"] == r.label].set_index("split")
+            diff = (other["test_ba"] - ours["test_ba"]).dropna()
+            lines.append(f"| seed {i} | {r.dataset} | {r.label} | {r.diff:+.3f} ± {r.se:.3f} | "
+                         f"{diff.mean():+.3f} ± {diff.std(ddof=1) / len(diff) ** 0.5:.3f} | "
+                         f"{other['complexity'].mean():.1f} / {ours['complexity'].mean():.1f} |")
+    return lines
+
+
 def head_to_head(grids: list[pd.DataFrame], tuned: list[pd.DataFrame]) -> list[str]:
     """Over all the splits, per dataset: rule_cv's test BA and complexity, and each tuned peer's paired
     difference to it (peer minus rule_cv ± SE) at its mean complexity; * where the peer dominates."""
@@ -199,6 +220,8 @@ def main(argv=None):
                             for files in (args.rule_cv_from, args.tuned, args.draws_from)):
         parser.error("give --collect, or --grid with one --rule-cv-from, --tuned and --draws-from file per --grid")
     grids = load_runs(args.grid, args.rule_cv_from, args.max_splits)
+    if len(grids) > 1:
+        print("\n".join(replication(grids)), "\n")
     if args.tuned:
         tuned = _offset([pd.read_csv(p) for p in args.tuned], args.max_splits)
         print("\n".join(tuned_table(grids, tuned) + [""] + head_to_head(grids, tuned)), "\n")
