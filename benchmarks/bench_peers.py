@@ -24,6 +24,10 @@ by categories seen in training. Per split:
 - the peers, run by `peers_runner.py` in their own environment (`--peers-python`): RIPPER
   (wittgenstein), FIGS, GreedyRuleList and OneR (imodels) on the binary features, and FIGS on the
   raw ones (figs_raw); see that file for their settings.
+- with `--cv-peers`, the peers sized as rule_cv is: trees with 1..15 split nodes and (with
+  `--peers-python`) FIGS with 1..15 rules, on either feature set, their size chosen by 5-fold
+  stratified cross-validation on the training rows (`tree_cv`, `tree_raw_cv`, `figs_cv`,
+  `figs_raw_cv`; best mean balanced accuracy, ties to the smallest).
 
 Complexity as in the paper: operators + literals of the rule (`rule_`, the canonical form); split
 nodes for trees and FIGS; conditions + rules for rule sets and lists. `seconds` is the wall time of
@@ -33,7 +37,9 @@ Verdict: a setting (any method but rule_*, mean complexity <= 15) dominates rule
 when its mean complexity is at most rule_cv's and its mean test balanced accuracy exceeds
 rule_cv's by more than one standard error of the per-split paired difference (std with ddof=1
 over sqrt(n); with one split, by any amount). The strongest competitor is the eligible setting
-with the largest difference minus its standard error.
+with the largest difference minus its standard error. The CV-sized peers are not among those
+settings; where the rows hold them, a second table sets rule_cv against each (cross-validated
+against cross-validated: `benchmarks/README.md`, "What the verdict can tell").
 
 The peers' environment (their pins conflict with the project's; they are not its dependencies),
 CORELS (corels 1.1.29 does not build with numpy 2) and aix360's BRCG are not in it:
@@ -57,7 +63,8 @@ mean ± std over the splits per method and setting) and `results/peers.png` (one
 dataset); `--out` changes the path and stem. `--load PEERS.csv [...] --rule-cv-from CV.csv:CONFIG [...]`
 runs nothing: it takes recorded runs' rows (several: e.g. two seeds, their splits pooled and kept apart),
 each with rule_cv's replaced by `bench_cv.py`'s rows of one configuration on the same splits (the same
-fits: both split and seed alike), and writes the verdict.
+fits: both split and seed alike), and writes the verdict; `--cv-peers-from` adds CV-sized peers' rows
+recorded apart.
 """
 
 from __future__ import annotations
@@ -73,7 +80,7 @@ import numpy as np
 import pandas as pd
 from bench_pareto import split_rows
 from sklearn.metrics import balanced_accuracy_score
-from sklearn.model_selection import train_test_split
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
 
@@ -87,6 +94,8 @@ TUNED_COMPLEXITIES = (3, 5, 7, 9, 11, 13, 15)
 TREE_DEPTHS = (1, 2, 3, 4)
 TREE_SPLITS = tuple(range(2, 16))
 MAX_COMPLEXITY = 15
+CV_PEERS = ("tree_cv", "tree_raw_cv", "figs_cv", "figs_raw_cv")  # sized by cross-validation, as rule_cv is
+CV_TREE_LEAVES = tuple(range(2, 17))
 
 
 def _cap(rows, y, most, seed):
@@ -164,6 +173,20 @@ def _trees(X_train, y_train, X_test, y_test, seed, method):
     return rows
 
 
+def tuned_tree(X_train, y_train, X_test, y_test, seed, method, folds=5):
+    """A balanced tree whose `max_leaf_nodes` (1..15 split nodes) is chosen by stratified `folds`-fold
+    cross-validation on the training rows (balanced accuracy, the best mean, ties to the fewest leaves:
+    `RuleClassifierCV`'s selection), refitted on all of them: the grid's tree at the chosen setting."""
+    search = GridSearchCV(DecisionTreeClassifier(class_weight="balanced", random_state=seed),
+                          {"max_leaf_nodes": list(CV_TREE_LEAVES)}, scoring="balanced_accuracy",
+                          cv=StratifiedKFold(folds, shuffle=True, random_state=seed))
+    start = time.perf_counter()
+    search.fit(X_train, y_train)
+    tree = search.best_estimator_
+    return _row(method, "cv", decision_tree_complexity(tree), y_train, tree.predict(X_train), y_test,
+                tree.predict(X_test), time.perf_counter() - start) | {"chosen": search.best_params_["max_leaf_nodes"]}
+
+
 def _peers(python, split, seed, tuned=False):
     """`peers_runner.py`'s rows on `split` in the peers' environment (`tuned`: its cross-validated FIGS)."""
     X_train, y_train, X_test, y_test, raw_train, raw_test = split
@@ -197,8 +220,14 @@ def run_split(name, split, args):
     rows = _boolrules((X_train, y_train, X_test, y_test, d["frame_train"], d["frame_test"]), args, seed)
     rows += _trees(X_train, y_train, X_test, y_test, seed, "tree")
     rows += _trees(raw_train, y_train, raw_test, y_test, seed, "tree_raw")
+    if args.cv_peers:
+        rows += [tuned_tree(X_train, y_train, X_test, y_test, seed, "tree_cv"),
+                 tuned_tree(raw_train, y_train, raw_test, y_test, seed, "tree_raw_cv")]
     if args.peers_python:
-        rows += _peers(args.peers_python, (X_train, y_train, X_test, y_test, raw_train, raw_test), seed)
+        peers_data = (X_train, y_train, X_test, y_test, raw_train, raw_test)
+        rows += _peers(args.peers_python, peers_data, seed)
+        if args.cv_peers:
+            rows += _peers(args.peers_python, peers_data, seed, tuned=True)
     return [{"dataset": name, "split": split, "n_train": len(y_train), "n_features": X_train.shape[1],
              "n_raw_features": raw_train.shape[1], **row} for row in rows]
 
@@ -214,23 +243,28 @@ def substitute_rule_cv(peers: pd.DataFrame, cv: pd.DataFrame, config: str) -> pd
     return pd.concat([others, ours], ignore_index=True)
 
 
-def load_runs(paths, rule_cv_from, max_splits: int) -> list[pd.DataFrame]:
+def load_runs(paths, rule_cv_from, max_splits: int, extra=None) -> list[pd.DataFrame]:
     """Recorded runs' rows, one frame per run (seed), each run's splits numbered apart (run i's split k as
-    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", one per run) rule_cv's rows substituted."""
+    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", one per run) rule_cv's rows substituted, and
+    with `extra` (one CSV per run) those rows added to the run's."""
     frames = []
     for i, path in enumerate(paths):
         frame = pd.read_csv(path)
         if rule_cv_from:
             cv_path, config = rule_cv_from[i].rsplit(":", 1)
             frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
+        if extra:
+            frame = pd.concat([frame, pd.read_csv(extra[i])], ignore_index=True)
         frames.append(frame.assign(split=frame["split"] + i * max_splits))
     return frames
 
 
 def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
-    """The fits that ran, with `label` = "method setting" (rule_cv keeps its bare name)."""
+    """The fits that ran, with `label` = "method setting" (rule_cv and the CV-sized peers keep their bare
+    names)."""
     ok = frame[frame["status"] == "ok"].copy()
-    ok["label"] = np.where(ok["method"] == "rule_cv", "rule_cv", ok["method"] + " " + ok["setting"].astype(str))
+    bare = ok["method"].isin(("rule_cv",) + CV_PEERS)
+    ok["label"] = np.where(bare, ok["method"], ok["method"] + " " + ok["setting"].astype(str))
     return ok
 
 
@@ -243,28 +277,39 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
             .reset_index())
 
 
-def paired_verdict(frame: pd.DataFrame, method: str = "rule_cv", max_complexity: float = MAX_COMPLEXITY
-                   ) -> pd.DataFrame:
-    """Per dataset and competing setting (not rule_*, mean complexity <= `max_complexity` and <=
-    `method`'s): the mean per-split paired test BA difference (competitor minus `method`, on the
-    splits both ran), its standard error (std ddof=1 / sqrt(n); 0 for one split) and whether it
-    dominates (difference > standard error)."""
+def paired_differences(frame: pd.DataFrame, method: str = "rule_cv", rivals=None,
+                       max_complexity: float = MAX_COMPLEXITY) -> pd.DataFrame:
+    """Per dataset and rival setting (of the methods `rivals`; None: all but rule_* and the CV-sized
+    peers): the mean per-split paired test BA difference (rival minus the label `method`, on the splits
+    both ran), its standard error (std ddof=1 / sqrt(n); 0 for one split), whether the rival is eligible
+    (mean complexity <= `max_complexity` and <= `method`'s) and whether it dominates (eligible, and
+    the difference above its standard error)."""
     ok = _labelled(frame)
+    ok["rival"] = (~ok["method"].str.startswith("rule_") & ~ok["method"].isin(CV_PEERS) if rivals is None
+                   else ok["method"].isin(rivals))
     out = []
     for name, group in ok.groupby("dataset", sort=False):
         ours = group[group["label"] == method].set_index("split")
         if ours.empty:
             continue
         c = ours["complexity"].mean()
-        for label, other in group[~group["method"].str.startswith("rule_")].groupby("label", sort=False):
+        for label, other in group[group["rival"] & (group["label"] != method)].groupby("label", sort=False):
             other = other.set_index("split")
-            if other["complexity"].mean() > min(c, max_complexity):
-                continue
             diff = (other["test_ba"] - ours["test_ba"]).dropna()
             se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else 0.0
+            eligible = other["complexity"].mean() <= min(c, max_complexity)
             out.append({"dataset": name, "label": label, "complexity": other["complexity"].mean(), "ours": c,
-                        "diff": diff.mean(), "se": se, "n": len(diff), "dominates": diff.mean() > se})
-    return pd.DataFrame(out, columns=["dataset", "label", "complexity", "ours", "diff", "se", "n", "dominates"])
+                        "diff": diff.mean(), "se": se, "n": len(diff), "eligible": eligible,
+                        "dominates": eligible and diff.mean() > se})
+    return pd.DataFrame(out, columns=["dataset", "label", "complexity", "ours", "diff", "se", "n", "eligible",
+                                      "dominates"])
+
+
+def paired_verdict(frame: pd.DataFrame, method: str = "rule_cv", max_complexity: float = MAX_COMPLEXITY,
+                   rivals=None) -> pd.DataFrame:
+    """`paired_differences` of the eligible rivals: the settings that could dominate `method`."""
+    d = paired_differences(frame, method, rivals, max_complexity)
+    return d[d["eligible"].astype(bool)].drop(columns="eligible").reset_index(drop=True)
 
 
 def header(frame: pd.DataFrame, args) -> str:
@@ -301,6 +346,7 @@ def markdown(frame: pd.DataFrame, args) -> str:
         winners = ", ".join(rivals.loc[rivals["dominates"], "label"]) or "no one"
         lines.append(f"| {name} | {ours['complexity'].iloc[0]:.1f} | {ours['test_ba'].iloc[0]:.3f} | {best} "
                      f"| {winners} |")
+    lines += cv_peers_section(frame)
     lines += ["", "## All methods (mean ± std over splits)", "",
               "| dataset | method | complexity | test BA | train BA | fit s |", "|---|---|---|---|---|---|"]
     for row in table.itertuples(index=False):
@@ -317,6 +363,34 @@ def markdown(frame: pd.DataFrame, args) -> str:
     return "\n".join(lines) + "\n"
 
 
+def cv_peers_section(frame: pd.DataFrame) -> list[str]:
+    """When the rows hold the CV-sized peers: rule_cv against each, cross-validated against
+    cross-validated (no section otherwise)."""
+    peers = [m for m in CV_PEERS if (frame["method"] == m).any()]
+    if not peers:
+        return []
+    d = paired_differences(frame, rivals=peers).set_index(["dataset", "label"])
+    table = summary(frame)
+    lines = ["", "## Against the peers sized by cross-validation", "",
+             "Each peer's size chosen by 5-fold stratified CV on the training rows (best mean balanced accuracy, "
+             "ties to the smallest), as rule_cv's: its paired test BA difference to rule_cv ± SE (its mean "
+             "complexity); * where it dominates.", "",
+             "| dataset | rule_cv test BA (complexity) | " + " | ".join(peers) + " |",
+             "|---|---|" + "---:|" * len(peers)]
+    for name in dict.fromkeys(table["dataset"]):
+        ours = table[(table["dataset"] == name) & (table["label"] == "rule_cv")]
+        if ours.empty:
+            continue
+        cells = []
+        for peer in peers:
+            r = d.loc[(name, peer)] if (name, peer) in d.index else None
+            cells.append("-" if r is None else
+                         f"{r['diff']:+.3f} ± {r['se']:.3f} ({r['complexity']:.1f}){'*' if r['dominates'] else ''}")
+        lines.append(f"| {name} | {ours['test_ba'].iloc[0]:.3f} ({ours['complexity'].iloc[0]:.1f}) | "
+                     + " | ".join(cells) + " |")
+    return lines
+
+
 def plot(frame: pd.DataFrame, path: Path) -> None:
     """One panel per dataset: mean test balanced accuracy against mean complexity per method and setting."""
     import matplotlib
@@ -327,9 +401,11 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
     table = summary(frame)
     names = list(dict.fromkeys(table["dataset"]))
     fig, axes = plt.subplots(2, 4, figsize=(20, 9), squeeze=False)
-    families = {"rule_cv": ("C3", "*", 14, "-"), "rule_mc": ("C0", "o", 5, "-"), "tree": ("C1", "s", 5, "-"),
+    families = {"rule_cv": ("C3", "*", 14, ""), "rule_mc": ("C0", "o", 5, "-"), "tree": ("C1", "s", 5, "-"),
                 "tree_raw": ("C1", "s", 5, ":"), "figs": ("C4", "v", 5, "-"), "figs_raw": ("C4", "v", 5, ":"),
-                "ripper": ("C2", "^", 5, "-"), "greedy_rule_list": ("C5", "D", 4, "-"), "one_r": ("C7", "x", 5, "-")}
+                "ripper": ("C2", "^", 5, "-"), "greedy_rule_list": ("C5", "D", 4, "-"), "one_r": ("C7", "x", 5, "-"),
+                "tree_cv": ("C1", "P", 11, ""), "tree_raw_cv": ("C1", "P", 11, ""), "figs_cv": ("C4", "P", 11, ""),
+                "figs_raw_cv": ("C4", "P", 11, "")}  # one point each, as rule_cv
     for ax, name in zip(axes.flat, names):
         group = table[(table["dataset"] == name) & (table["complexity"] <= 30)]
         for family, (color, marker, size, style) in families.items():
@@ -337,8 +413,8 @@ def plot(frame: pd.DataFrame, path: Path) -> None:
             if part.empty:
                 continue
             ax.errorbar(part["complexity"], part["test_ba"], yerr=part["test_ba_std"].fillna(0), color=color,
-                        marker=marker, ms=size, capsize=2, ls=style, lw=0.8 if family != "rule_cv" else 0,
-                        mfc="none" if family.endswith("_raw") else color, label=family)
+                        marker=marker, ms=size, capsize=2, ls=style, lw=0.8 if style else 0,
+                        mfc="none" if "_raw" in family else color, label=family)
         ax.set_title(name)
         ax.set_xlabel("complexity")
         ax.set_ylabel("test balanced accuracy")
@@ -364,6 +440,9 @@ def main(argv=None):
     parser.add_argument("--max-test", type=int, default=5000)
     parser.add_argument("--n-jobs", type=int, default=None, help="joblib workers of RuleClassifierCV")
     parser.add_argument("--peers-python", default=None, help="Python of the peers' virtual environment")
+    parser.add_argument("--cv-peers", action="store_true",
+                        help="also trees and FIGS sized by 5-fold cross-validation, as rule_cv is (tree_cv, "
+                             "tree_raw_cv; figs_cv, figs_raw_cv with --peers-python)")
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--out", type=Path, default=RESULTS / "peers")
     parser.add_argument("--load", type=Path, nargs="+",
@@ -372,11 +451,16 @@ def main(argv=None):
     parser.add_argument("--rule-cv-from", metavar="CV.csv:CONFIG", nargs="+",
                         help="with --load: rule_cv's rows from bench_cv.py CSVs (one per loaded CSV, the same seed), "
                              "configuration CONFIG")
+    parser.add_argument("--cv-peers-from", type=Path, nargs="+",
+                        help="with --load: the CV-sized peers' rows recorded apart (one CSV per loaded CSV, the same "
+                             "seed), as experiments/verdict_calibration.py --collect tuned writes them")
     args = parser.parse_args(argv)
     if args.load:
-        if args.rule_cv_from and len(args.rule_cv_from) != len(args.load):
-            parser.error(f"--rule-cv-from takes one bench_cv.py CSV per --load CSV ({len(args.load)})")
-        report(pd.concat(load_runs(args.load, args.rule_cv_from, args.max_splits), ignore_index=True), args)
+        for option in ("rule_cv_from", "cv_peers_from"):
+            if getattr(args, option) and len(getattr(args, option)) != len(args.load):
+                parser.error(f"--{option.replace('_', '-')} takes one CSV per --load CSV ({len(args.load)})")
+        runs = load_runs(args.load, args.rule_cv_from, args.max_splits, args.cv_peers_from)
+        report(pd.concat(runs, ignore_index=True), args)
         return
     rows = []
     csv = args.out.with_suffix(".csv")

@@ -22,15 +22,21 @@ def bench():
 
 def _args(**changes):
     args = dict(data_dir=None, max_splits=32, seed=0, max_train=100, max_test=200, rule_cv="tuned", complexities=[3, 4],
-                num_starts=1, num_iterations=50, time_budget=1.0, n_jobs=None, peers_python=None, load=None)
+                num_starts=1, num_iterations=50, time_budget=1.0, n_jobs=None, peers_python=None, load=None,
+                cv_peers=False)
     return argparse.Namespace(**(args | changes))
 
 
 def test_one_split_gives_boolrules_and_tree_rows_on_binary_and_raw_features(bench):
-    rows = bench.run_split("credit_risk", 0, _args())
+    rows = bench.run_split("credit_risk", 0, _args(cv_peers=True))
     methods = [r["method"] for r in rows]
     trees = len(bench.TREE_DEPTHS) + len(bench.TREE_SPLITS)
-    assert methods == ["rule_cv", "rule_mc", "rule_mc"] + ["tree"] * trees + ["tree_raw"] * trees
+    assert methods == ["rule_cv", "rule_mc", "rule_mc"] + ["tree"] * trees + ["tree_raw"] * trees + [
+        "tree_cv", "tree_raw_cv"]
+    for tuned in rows[-2:]:  # the CV-sized tree is the grid's tree at the chosen size, refitted on the same rows
+        grid = {r["setting"]: r for r in rows if r["method"] == tuned["method"].removesuffix("_cv")}
+        same = grid.get(f"max_leaf_nodes={tuned['chosen']}", grid["max_depth=1"])
+        assert (tuned["complexity"], tuned["test_ba"]) == (same["complexity"], same["test_ba"])
     assert all(0 <= r["test_ba"] <= 1 and r["n_train"] == 100 for r in rows)
     assert rows[0]["chosen"] in bench.TUNED_COMPLEXITIES and rows[0]["complexity"] <= rows[0]["chosen"]
     assert rows[0]["n_raw_features"] > 20  # credit_risk's 13 text columns are one-hot encoded
@@ -90,6 +96,23 @@ def test_domination_is_paired_per_split_beyond_one_standard_error(bench):
     assert ("| d | 5.0 | 0.820 | ripper max_rules=2 (4.0) | +0.045 ± 0.005 | tree max_depth=2, ripper max_rules=2 |"
             in text)
     assert "| e | 18.0 | 0.820 | - | - | no one |" in text
+
+
+def test_cv_sized_peers_get_their_own_table_and_no_place_among_the_fixed_settings(bench):
+    ours = np.array([0.80, 0.82, 0.84])
+    frame = _frame([
+        ("d", "rule_cv", "defaults", 5, ours),
+        ("d", "tree", "max_depth=2", 3, ours),
+        ("d", "tree_cv", "cv", 4, ours + [0.02, 0.03, 0.01]),  # dominates, cross-validated against cross-validated
+        ("d", "figs_raw_cv", "cv", 7, ours + 0.1),  # ahead, but larger
+    ])
+    assert bench.paired_verdict(frame)["label"].tolist() == ["tree max_depth=2"]
+    assert bench.paired_verdict(frame, rivals=["tree_cv"])["dominates"].tolist() == [True]
+    text = bench.markdown(frame, _args(splits=3, rule_cv="defaults"))
+    assert "| dataset | rule_cv test BA (complexity) | tree_cv | figs_raw_cv |" in text
+    assert "| d | 0.820 (5.0) | +0.020 ± 0.006 (4.0)* | +0.100 ± 0.000 (7.0) |" in text
+    assert "Against the peers sized" not in bench.markdown(frame[~frame["method"].isin(bench.CV_PEERS)],
+                                                             _args(splits=3, rule_cv="defaults"))
 
 
 def test_peers_runner_fits_figs_on_the_raw_features_too_and_tuned_by_cv_on_request(tmp_path, capsys):

@@ -11,7 +11,8 @@ seeds'. Two collections fit more, per split as `bench_peers.py` (same seeds, spl
   2..16: 1..15 split nodes) and FIGS (`max_rules` 1..15) with their size picked by 5-fold stratified
   cross-validation on the training rows (GridSearchCV, balanced accuracy, the best mean, ties to the
   smallest), on the shared binary features and on the raw ones (`tree_cv`, `tree_raw_cv`, `figs_cv`,
-  `figs_raw_cv`; FIGS in the peers' environment, `peers_runner.py --tuned`). The evaluation judges each,
+  `figs_raw_cv`; FIGS in the peers' environment, `peers_runner.py --tuned`: the rows `bench_peers.py
+  --cv-peers` adds to a run, here apart for recorded runs). The evaluation judges each,
   and `RuleClassifierCV()`, by `bench_peers.paired_verdict` against the recorded grid's fixed tree and
   FIGS settings on the same splits (the done-when's rivals; RIPPER and rule lists left out): could any
   cross-validated learner pass?
@@ -34,38 +35,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from pathlib import Path
 
 import pandas as pd
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
-from sklearn.tree import DecisionTreeClassifier
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_peers import (_peers, _row, decision_tree_complexity, load_runs, paired_verdict,  # noqa: E402
-                         split_data)
+from bench_peers import (_peers, cv_peers_section, load_runs, paired_verdict, split_data,  # noqa: E402
+                         tuned_tree)
 
 DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn", "home_equity", "online_shoppers",
             "direct_marketing", "credit_card_default")
-TREE_LEAVES = tuple(range(2, 17))
 CANDIDATES = ("rule_cv", "tree_cv", "tree_raw_cv", "figs_cv", "figs_raw_cv")
 RIVALS = ("tree", "tree_raw", "figs", "figs_raw")  # the done-when's "tree or FIGS setting, on raw or binarized features"
 DRAW_STEP = 10007
-
-
-def _tuned_tree(X_train, y_train, X_test, y_test, seed, method, folds=5):
-    """A balanced tree whose `max_leaf_nodes` is chosen by stratified cross-validation, refitted on all
-    the training rows (the grid's fit at the chosen setting)."""
-    search = GridSearchCV(DecisionTreeClassifier(class_weight="balanced", random_state=seed),
-                          {"max_leaf_nodes": list(TREE_LEAVES)}, scoring="balanced_accuracy",
-                          cv=StratifiedKFold(folds, shuffle=True, random_state=seed))
-    start = time.perf_counter()
-    search.fit(X_train, y_train)
-    tree = search.best_estimator_
-    return _row(method, "cv", decision_tree_complexity(tree), y_train, tree.predict(X_train), y_test,
-                tree.predict(X_test), time.perf_counter() - start) | {"chosen": search.best_params_["max_leaf_nodes"]}
 
 
 def _split_fits(kind: str, d: dict, args) -> list[dict]:
@@ -75,8 +59,8 @@ def _split_fits(kind: str, d: dict, args) -> list[dict]:
         return [row | {"draw": k} for k in range(args.draws)
                 for row in _peers(args.peers_python, peers_data, d["seed"] + DRAW_STEP * k)
                 if row["method"] in ("figs", "figs_raw")]
-    fits = [_tuned_tree(d["X_train"], d["y_train"], d["X_test"], d["y_test"], d["seed"], "tree_cv"),
-            _tuned_tree(d["raw_train"], d["y_train"], d["raw_test"], d["y_test"], d["seed"], "tree_raw_cv")]
+    fits = [tuned_tree(d["X_train"], d["y_train"], d["X_test"], d["y_test"], d["seed"], "tree_cv"),
+            tuned_tree(d["raw_train"], d["y_train"], d["raw_test"], d["y_test"], d["seed"], "tree_raw_cv")]
     return fits + (_peers(args.peers_python, peers_data, d["seed"], tuned=True) if args.peers_python else [])
 
 
@@ -103,10 +87,10 @@ def _cell(dominated: dict, datasets: int) -> str:
 
 
 def judged(grid: pd.DataFrame, candidate: pd.DataFrame) -> pd.DataFrame:
-    """bench_peers' verdict on `candidate`'s rows (renamed rule_cv, so it is not its own rival) against the
-    fixed tree and FIGS settings (RIVALS) of `grid`."""
-    fixed = grid[grid["method"].isin(RIVALS)]
-    return paired_verdict(pd.concat([fixed, candidate.assign(method="rule_cv")], ignore_index=True))
+    """bench_peers' verdict on `candidate`'s rows (one method) against the fixed tree and FIGS settings
+    (RIVALS) of `grid`."""
+    rows = pd.concat([grid[grid["method"].isin(RIVALS)], candidate], ignore_index=True)
+    return paired_verdict(rows, method=candidate["method"].iloc[0], rivals=RIVALS)
 
 
 def _scopes(count: int) -> list[tuple[str, list[int]]]:
@@ -145,27 +129,6 @@ def replication(grids: list[pd.DataFrame]) -> list[str]:
             lines.append(f"| seed {i} | {r.dataset} | {r.label} | {r.diff:+.3f} ± {r.se:.3f} | "
                          f"{diff.mean():+.3f} ± {diff.std(ddof=1) / len(diff) ** 0.5:.3f} | "
                          f"{other['complexity'].mean():.1f} / {ours['complexity'].mean():.1f} |")
-    return lines
-
-
-def head_to_head(grids: list[pd.DataFrame], tuned: list[pd.DataFrame]) -> list[str]:
-    """Over all the splits, per dataset: rule_cv's test BA and complexity, and each tuned peer's paired
-    difference to it (peer minus rule_cv ± SE) at its mean complexity; * where the peer dominates."""
-    rows = pd.concat(grids + tuned, ignore_index=True)
-    rows = rows[rows["method"].isin(CANDIDATES)]
-    lines = ["| dataset | rule_cv: test BA (complexity) | " + " | ".join(CANDIDATES[1:]) + " |",
-             "|---|---|" + "---:|" * (len(CANDIDATES) - 1)]
-    for name, group in rows.groupby("dataset", sort=False):
-        ours = group[group["method"] == "rule_cv"].set_index("split")
-        cells = []
-        for peer in CANDIDATES[1:]:
-            other = group[group["method"] == peer].set_index("split")
-            diff = (other["test_ba"] - ours["test_ba"]).dropna()
-            se = diff.std(ddof=1) / len(diff) ** 0.5
-            star = "*" if diff.mean() > se and other["complexity"].mean() <= ours["complexity"].mean() else ""
-            cells.append(f"{diff.mean():+.3f} ± {se:.3f} ({other['complexity'].mean():.1f}){star}")
-        lines.append(f"| {name} | {ours['test_ba'].mean():.3f} ({ours['complexity'].mean():.1f}) | "
-                     + " | ".join(cells) + " |")
     return lines
 
 
@@ -224,7 +187,7 @@ def main(argv=None):
         print("\n".join(replication(grids)), "\n")
     if args.tuned:
         tuned = _offset([pd.read_csv(p) for p in args.tuned], args.max_splits)
-        print("\n".join(tuned_table(grids, tuned) + [""] + head_to_head(grids, tuned)), "\n")
+        print("\n".join(tuned_table(grids, tuned) + cv_peers_section(pd.concat(grids + tuned, ignore_index=True))), "\n")
     if args.draws_from:
         print("\n".join(draws_table(grids, _offset([pd.read_csv(p) for p in args.draws_from], args.max_splits))))
 
