@@ -245,12 +245,12 @@ def substitute_rule_cv(peers: pd.DataFrame, cv: pd.DataFrame, config: str) -> pd
 
 def load_runs(paths, rule_cv_from, max_splits: int, extra=None) -> list[pd.DataFrame]:
     """Recorded runs' rows, one frame per run (seed), each run's splits numbered apart (run i's split k as
-    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", one per run) rule_cv's rows substituted, and
-    with `extra` (one CSV per run) those rows added to the run's."""
+    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", one per run; "-" keeps the run's own) rule_cv's
+    rows substituted, and with `extra` (one CSV per run) those rows added to the run's."""
     frames = []
     for i, path in enumerate(paths):
         frame = pd.read_csv(path)
-        if rule_cv_from:
+        if rule_cv_from and rule_cv_from[i] != "-":
             cv_path, config = rule_cv_from[i].rsplit(":", 1)
             frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
         if extra:
@@ -450,7 +450,7 @@ def main(argv=None):
                              "running")
     parser.add_argument("--rule-cv-from", metavar="CV.csv:CONFIG", nargs="+",
                         help="with --load: rule_cv's rows from bench_cv.py CSVs (one per loaded CSV, the same seed), "
-                             "configuration CONFIG")
+                             "configuration CONFIG; - keeps that run's own")
     parser.add_argument("--cv-peers-from", type=Path, nargs="+",
                         help="with --load: the CV-sized peers' rows recorded apart (one CSV per loaded CSV, the same "
                              "seed), as experiments/verdict_calibration.py --collect tuned writes them")
