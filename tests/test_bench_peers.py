@@ -168,5 +168,7 @@ def test_loaded_runs_of_two_seeds_pool_their_splits(bench, tmp_path):
     assert report.startswith("# bench_peers, loaded from seed0.csv, seed1.csv: 4 splits")
     assert "| d | 3.0 | 0.702 | tree x (3.0) | +0.010 ± 0.000 | tree x |" in report
     assert out.with_suffix(".png").stat().st_size > 0  # the pooled runs' plot, as a run's own
+    bench.main(["--load", run(0), run(1), "--rule-cv-from", "-", "-", "--out", str(out)])  # "-": the runs' own rule_cv
+    assert out.with_suffix(".md").read_text() == report
     with pytest.raises(SystemExit):
         bench.main(["--load", run(0), run(1), "--rule-cv-from", "cv.csv:auto", "--out", str(out)])
