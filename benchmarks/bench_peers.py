@@ -199,6 +199,15 @@ def _peers(python, split, seed, tuned=False):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def cv_peers(split, seed, python=None) -> list[dict]:
+    """The CV-sized peers' rows on `split` (as `_peers` takes it): trees on the binary and the raw
+    features, and with `python` (the peers' environment) FIGS on both."""
+    X_train, y_train, X_test, y_test, raw_train, raw_test = split
+    rows = [tuned_tree(X_train, y_train, X_test, y_test, seed, "tree_cv"),
+            tuned_tree(raw_train, y_train, raw_test, y_test, seed, "tree_raw_cv")]
+    return rows + (_peers(python, split, seed, tuned=True) if python else [])
+
+
 def split_data(name, split, args) -> dict:
     """One split's data as every method sees it: the shared binary features (X_*), the raw DataFrames
     (frame_*), the raw features as numbers (raw_*), the labels and the split's seed."""
@@ -220,14 +229,11 @@ def run_split(name, split, args):
     rows = _boolrules((X_train, y_train, X_test, y_test, d["frame_train"], d["frame_test"]), args, seed)
     rows += _trees(X_train, y_train, X_test, y_test, seed, "tree")
     rows += _trees(raw_train, y_train, raw_test, y_test, seed, "tree_raw")
-    if args.cv_peers:
-        rows += [tuned_tree(X_train, y_train, X_test, y_test, seed, "tree_cv"),
-                 tuned_tree(raw_train, y_train, raw_test, y_test, seed, "tree_raw_cv")]
+    peers_data = (X_train, y_train, X_test, y_test, raw_train, raw_test)
     if args.peers_python:
-        peers_data = (X_train, y_train, X_test, y_test, raw_train, raw_test)
         rows += _peers(args.peers_python, peers_data, seed)
-        if args.cv_peers:
-            rows += _peers(args.peers_python, peers_data, seed, tuned=True)
+    if args.cv_peers:
+        rows += cv_peers(peers_data, seed, args.peers_python)
     return [{"dataset": name, "split": split, "n_train": len(y_train), "n_features": X_train.shape[1],
              "n_raw_features": raw_train.shape[1], **row} for row in rows]
 

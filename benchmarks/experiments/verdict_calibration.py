@@ -29,6 +29,7 @@ seeds'. Two collections fit more, per split as `bench_peers.py` (same seeds, spl
     python benchmarks/experiments/verdict_calibration.py --grid benchmarks/results/peers_paired.csv ... \
         --rule-cv-from benchmarks/results/cv_four_starts_seed0.csv:four_starts ... \
         --tuned tuned_seed0.csv ... --draws-from draws_seed0.csv ...      # one file per seed, in seed order
+                                                # (--rule-cv-from -: that run's own rule_cv)
 """
 
 from __future__ import annotations
@@ -42,11 +43,9 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench_peers import (_peers, cv_peers_section, load_runs, paired_verdict, split_data,  # noqa: E402
-                         tuned_tree)
+from bench_peers import (DATASETS, _peers, cv_peers, cv_peers_section, load_runs, paired_verdict,  # noqa: E402
+                         split_data)
 
-DATASETS = ("parkinsons", "breast_cancer", "credit_risk", "customer_churn", "home_equity", "online_shoppers",
-            "direct_marketing", "credit_card_default")
 CANDIDATES = ("rule_cv", "tree_cv", "tree_raw_cv", "figs_cv", "figs_raw_cv")
 RIVALS = ("tree", "tree_raw", "figs", "figs_raw")  # the done-when's "tree or FIGS setting, on raw or binarized features"
 DRAW_STEP = 10007
@@ -59,9 +58,7 @@ def _split_fits(kind: str, d: dict, args) -> list[dict]:
         return [row | {"draw": k} for k in range(args.draws)
                 for row in _peers(args.peers_python, peers_data, d["seed"] + DRAW_STEP * k)
                 if row["method"] in ("figs", "figs_raw")]
-    fits = [tuned_tree(d["X_train"], d["y_train"], d["X_test"], d["y_test"], d["seed"], "tree_cv"),
-            tuned_tree(d["raw_train"], d["y_train"], d["raw_test"], d["y_test"], d["seed"], "tree_raw_cv")]
-    return fits + (_peers(args.peers_python, peers_data, d["seed"], tuned=True) if args.peers_python else [])
+    return cv_peers(peers_data, d["seed"], args.peers_python)
 
 
 def collect(args) -> None:
