@@ -147,11 +147,6 @@ def draws_table(grids: list[pd.DataFrame], draws: list[pd.DataFrame]) -> list[st
     return lines
 
 
-def _offset(frames: list[pd.DataFrame], max_splits: int) -> list[pd.DataFrame]:
-    """Each seed's splits apart, as `bench_peers.py --load` keeps them."""
-    return [frame.assign(split=frame["split"] + i * max_splits) for i, frame in enumerate(frames)]
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--collect", choices=("tuned", "draws"), help="fit on one seed's splits, write --out")
@@ -183,10 +178,10 @@ def main(argv=None):
     if len(grids) > 1:
         print("\n".join(replication(grids)), "\n")
     if args.tuned:
-        tuned = _offset([pd.read_csv(p) for p in args.tuned], args.max_splits)
+        tuned = load_runs(args.tuned, None, args.max_splits)
         print("\n".join(tuned_table(grids, tuned) + cv_peers_section(pd.concat(grids + tuned, ignore_index=True))), "\n")
     if args.draws_from:
-        print("\n".join(draws_table(grids, _offset([pd.read_csv(p) for p in args.draws_from], args.max_splits))))
+        print("\n".join(draws_table(grids, load_runs(args.draws_from, None, args.max_splits))))
 
 
 if __name__ == "__main__":
