@@ -13,7 +13,7 @@ def bench():
 
 
 def test_one_fit_reports_time_choice_and_scores(bench):
-    job = {"dataset": "parkinsons", "split": 0, "splits": 3, "seed": 0, "max_train": 100, "n_jobs": None,
+    job = {"dataset": "parkinsons", "split": 0, "splits": 3, "seed": 0, "max_train": 100, "max_test": 0, "n_jobs": None,
            "setting": {"complexities": [3, 4, 5], "cv": 2, "num_starts": 1, "num_iterations": 50}}
     row = bench.fit_one(job)
     assert row["train_rows"] == 100 and row["chosen"] in (3, 4, 5) and 1 <= row["tried"] <= 3
@@ -22,6 +22,8 @@ def test_one_fit_reports_time_choice_and_scores(bench):
     repeated = bench.fit_one({**job, "setting": {**job["setting"], "cv_repeats": 2, "cv_folds": 3}})
     assert repeated["folds"] == 6 and repeated["chosen"] in (3, 4, 5)
     assert 0 <= row["cv_score"] <= 1
+    capped = bench.fit_one({**job, "max_test": 20})  # the test rows capped as bench_peers caps them
+    assert capped["test_rows"] == 20 < row["test_rows"] and capped["chosen"] == row["chosen"]
     coarse = bench.fit_one({**job, "setting": {**job["setting"], "num_bins": 4}})
     assert coarse["features"] < row["features"]  # 4 quantiles a column instead of the default 10 (100 rows)
     tree = bench.fit_one({**job, "setting": {**job["setting"], "thresholds": "tree"}})
