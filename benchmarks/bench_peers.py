@@ -249,16 +249,25 @@ def substitute_rule_cv(peers: pd.DataFrame, cv: pd.DataFrame, config: str) -> pd
     return pd.concat([others, ours], ignore_index=True)
 
 
+def _rule_cv_rows(spec: str) -> tuple[pd.DataFrame, str]:
+    """`bench_cv.py` rows from "CV.csv:CONFIG" or several joined by "+" (a later one's row replaces an
+    earlier one's of the same dataset and split), all under the first CONFIG, and that name."""
+    parts = [part.rsplit(":", 1) for part in spec.split("+")]
+    rows = pd.concat([pd.read_csv(path).query("config == @config") for path, config in parts], ignore_index=True)
+    rows = rows.drop_duplicates(["dataset", "split"], keep="last").assign(config=parts[0][1])
+    return rows, parts[0][1]
+
+
 def load_runs(paths, rule_cv_from, max_splits: int, extra=None) -> list[pd.DataFrame]:
     """Recorded runs' rows, one frame per run (seed), each run's splits numbered apart (run i's split k as
-    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", one per run; "-" keeps the run's own) rule_cv's
-    rows substituted, and with `extra` (one CSV per run) those rows added to the run's."""
+    k + i max_splits); with `rule_cv_from` ("CV.csv:CONFIG", or several joined by "+", the later replacing
+    the earlier's rows; one per run; "-" keeps the run's own) rule_cv's rows substituted, and with `extra`
+    (one CSV per run) those rows added to the run's."""
     frames = []
     for i, path in enumerate(paths):
         frame = pd.read_csv(path)
         if rule_cv_from and rule_cv_from[i] != "-":
-            cv_path, config = rule_cv_from[i].rsplit(":", 1)
-            frame = substitute_rule_cv(frame, pd.read_csv(cv_path), config)
+            frame = substitute_rule_cv(frame, *_rule_cv_rows(rule_cv_from[i]))
         if extra:
             frame = pd.concat([frame, pd.read_csv(extra[i])], ignore_index=True)
         frames.append(frame.assign(split=frame["split"] + i * max_splits))
@@ -456,7 +465,7 @@ def main(argv=None):
                              "running")
     parser.add_argument("--rule-cv-from", metavar="CV.csv:CONFIG", nargs="+",
                         help="with --load: rule_cv's rows from bench_cv.py CSVs (one per loaded CSV, the same seed), "
-                             "configuration CONFIG; - keeps that run's own")
+                             "configuration CONFIG; A.csv:C+B.csv:C takes B's rows over A's; - keeps that run's own")
     parser.add_argument("--cv-peers-from", type=Path, nargs="+",
                         help="with --load: the CV-sized peers' rows recorded apart (one CSV per loaded CSV, the same "
                              "seed), as experiments/verdict_calibration.py --collect tuned writes them")

@@ -153,6 +153,18 @@ def test_rule_cv_rows_from_bench_cv_replace_the_recorded_ones_on_the_splits_they
     assert header == "# bench_peers, loaded from peers.csv: 2 splits, rule_cv raw (bench_cv new); train <= 90 rows"
 
 
+def test_rule_cv_rows_joined_by_plus_take_the_later_files_rows(bench, tmp_path):
+    def cv(name, splits, test_ba):
+        path = tmp_path / f"{name}.csv"
+        pd.DataFrame([{"dataset": "d", "split": s, "config": name, "complexity": 4, "chosen": 4, "train_rows": 90,
+                       "train_ba": 0.9, "test_ba": test_ba, "seconds": 2.0} for s in splits]).to_csv(path, index=False)
+        return f"{path}:{name}"
+
+    rows, config = bench._rule_cv_rows(cv("whole", (0, 1, 2), 0.7) + "+" + cv("capped", (1,), 0.8))
+    assert config == "whole" and (rows["config"] == "whole").all()
+    assert rows.set_index("split")["test_ba"].to_dict() == {0: 0.7, 1: 0.8, 2: 0.7}
+
+
 def test_loaded_runs_of_two_seeds_pool_their_splits(bench, tmp_path):
     def run(seed):  # two splits a seed; the tree beats rule_cv by 0.01 on each
         rows = [{"dataset": "d", "split": s, "n_train": 90, "method": m, "setting": "x", "complexity": 3,
