@@ -122,6 +122,27 @@ def test_the_refit_keeps_the_best_rule_at_or_below_the_chosen_complexity(monkeyp
     assert search.best_rule_ == good and search.best_score_ == 1.0 and search.score(X, y) == 1.0
 
 
+@pytest.mark.parametrize("ccp_alpha, gain, kept_small", [
+    (0.0, 0.003, False),    # no pruning: the best training objective
+    (0.002, 0.003, True),   # 0.003 for two more units of complexity is less than 0.002 each
+    (0.002, 0.100, False)])
+def test_cost_complexity_pruning_of_the_final_rule(monkeypatch, ccp_alpha, gain, kept_small):
+    """`ccp_alpha`: the folds choose complexity 5 (its rule is exact on every fold); the rule returned is
+    the best training objective less ccp_alpha x complexity among those found on all the data up to 5."""
+    X, y = planted_data(Or(Literal(0), Literal(1), Literal(2), Literal(3)), 200, 6)
+    small, large = Or(Literal(0), Literal(1)), Or(Literal(0), Literal(1), Literal(2), Literal(3))
+
+    def fake(X, y, rows, params, metric, seed, parent):
+        return _fitted(small, 0.9) if params["max_complexity"] == 3 else _fitted(large, 0.9 + gain)
+
+    monkeypatch.setattr(model_selection, "_fit_candidate", fake)
+    search = RuleClassifierCV(complexities=[3, 5], cv=3, ccp_alpha=ccp_alpha, random_state=0, **FAST).fit(X, y)
+    assert search.max_complexity_ == 5 and search.cv_score_ == 1.0  # the folds validate unpruned rules
+    assert list(search.cv_results_["mean_rule_complexity"]) == [3.0, 5.0]
+    assert search.best_rule_ == (small if kept_small else large)
+    assert search.best_objective_ == (0.9 if kept_small else 0.9 + gain)
+
+
 @pytest.mark.parametrize("final_objective, final_kept", [(10.0, True), (1.0, False)])
 def test_the_rounds_search_with_the_fold_budget_and_the_chosen_candidate_gets_the_full_one(
         monkeypatch, final_objective, final_kept):
@@ -306,6 +327,7 @@ def test_multiclass_selects_per_class():
     ({"lams": [float("nan")]}, "lams"),
     ({"cv": 1}, "cv"),
     ({"selection": "smallest"}, "selection"),
+    ({"ccp_alpha": -0.001}, "ccp_alpha"),
     ({"num_iterations": None}, "num_iterations"),
     ({"stop_after": 0}, "stop_after"),
     ({"warm_start": "yes"}, "warm_start"),

@@ -8,9 +8,13 @@ scored on the test rows. Each rule below then picks a complexity from the fold s
 default's early stop, `stop_after=3`, which ends the rounds where the real estimator would) and is
 credited with that complexity's test score: the rules are compared on the same fits, without the
 final 10 x 2000 refit (the fitted estimator's own test score, with it, is the `default_refit` row).
+The folds' rules' training objectives and sizes are recorded too, so `--ccp-alphas` replays
+`RuleClassifierCV(ccp_alpha=...)` on the same fits (`ccp_A`: pruning changes no search, only which rule
+the refit returns; `ccp_folds_A`: the variant that also prunes each fold's rule before validating it).
 
     PYTHONPATH=src python benchmarks/experiments/selection_rules.py --collect curves.jsonl   # ~20 min
-    PYTHONPATH=src python benchmarks/experiments/selection_rules.py --evaluate curves.jsonl --out DIR
+    PYTHONPATH=src python benchmarks/experiments/selection_rules.py --evaluate curves.jsonl --out DIR \
+        --ccp-alphas 0.001 0.002 0.003 0.005
 
 `--evaluate` prints the mean test score and complexity per rule and dataset, and writes per rule a
 `bench_cv.py`-style CSV (config = the rule's name) for `bench_peers.py --load ... --rule-cv-from`.
@@ -50,17 +54,20 @@ def collect(dataset: str, split: int, seed: int, n_jobs: int) -> dict:
 
     class Capturing(RuleClassifierCV):
         def _select(self, candidates, scores):  # the rounds' rules on all rows, from the caller's frame
-            captured["kept"] = sys._getframe(1).f_locals["kept"][-1, :, 0]
+            captured["kept"] = sys._getframe(1).f_locals["kept"][:, :, 0]
             return super()._select(candidates, scores)
 
     model = Capturing(stop_after=None, binarizer=None, n_jobs=n_jobs, random_state=seed * 1000 + split)
     model.fit(X_train, y_train)
     results = model.cv_results_
     folds = sorted(key for key in results if key.startswith("split"))
-    rules = captured["kept"]
+    tried = len(results["params"])
+    rules, fold_rules = captured["kept"][-1, :tried], captured["kept"][:-1, :tried].T  # complexities x folds
     return {"dataset": dataset, "split": split, "seed": seed, "train_rows": len(train),
             "complexities": [int(c) for c in results["param_max_complexity"]],
             "fold_scores": np.array([results[key] for key in folds]).T.tolist(),  # complexities x folds
+            "fold_objective": [[float(clf.best_objective_) for clf in row] for row in fold_rules],
+            "fold_rule_complexity": [[int(clf.best_rule_.complexity) for clf in row] for row in fold_rules],
             "rule_complexity": [int(clf.best_rule_.complexity) for clf in rules],
             "train_ba": [float(balanced_accuracy_score(y_train, clf.best_rule_.evaluate(X_train))) for clf in rules],
             "test_ba": [float(balanced_accuracy_score(y_test, clf.best_rule_.evaluate(X_test))) for clf in rules],
@@ -113,17 +120,41 @@ def rules() -> dict:
             "smoothed": smoothed, "within_0.005": within_0005}
 
 
-def evaluate(curves: list[dict], out: Path | None) -> pd.DataFrame:
+def _pruned(objective: np.ndarray, complexity: np.ndarray, alpha: float) -> np.ndarray:
+    """Per complexity (rows), the row cost-complexity pruning keeps: of the rules kept at that complexity
+    and below, the first of best objective less `alpha` x complexity."""
+    value = objective - alpha * complexity
+    best = np.maximum.accumulate(value, axis=0)
+    return np.argmax(value[None, ...] >= best[:, None, ...] - 1e-12, axis=1)  # the first row reaching the best
+
+
+def ccp(curve: dict, alpha: float, in_folds: bool = False) -> tuple[int, int]:
+    """`RuleClassifierCV(ccp_alpha=alpha)` on one curve (the best mean, `stop_after=3`): the chosen
+    complexity's index and the index of the all-rows rule it returns. `in_folds`: the variant not
+    adopted, each fold validating its own pruned rule (the choice then moves with the pruning)."""
+    scores = np.array(curve["fold_scores"])
+    if in_folds:
+        picks = _pruned(np.array(curve["fold_objective"]), np.array(curve["fold_rule_complexity"]), alpha)
+        scores = np.take_along_axis(scores, picks, axis=0)  # each fold scores its pruned rule
+    means = scores.mean(axis=1)
+    i = int(np.argmax(means[:stopped(means)]))
+    kept = _pruned(np.array(curve["train_ba"])[:, None], np.array(curve["rule_complexity"])[:, None], alpha)
+    return i, int(kept[i, 0])
+
+
+def evaluate(curves: list[dict], out: Path | None, alphas=()) -> pd.DataFrame:
     rows = []
     for curve in curves:
         scores = np.array(curve["fold_scores"])
         tried = stopped(scores.mean(axis=1))
-        for name, rule in rules().items():
-            i = rule(scores[:tried])
+        picks = {name: (i, i) for name, rule in rules().items() for i in [rule(scores[:tried])]}
+        picks.update({f"ccp_{alpha:g}": ccp(curve, alpha) for alpha in alphas})
+        picks.update({f"ccp_folds_{alpha:g}": ccp(curve, alpha, in_folds=True) for alpha in alphas})
+        for name, (i, j) in picks.items():
             rows.append({"dataset": curve["dataset"], "split": curve["split"], "config": name,
-                         "chosen": curve["complexities"][i], "complexity": curve["rule_complexity"][i],
-                         "train_rows": curve["train_rows"], "train_ba": curve["train_ba"][i],
-                         "test_ba": curve["test_ba"][i], "seconds": 0.0})
+                         "chosen": curve["complexities"][i], "complexity": curve["rule_complexity"][j],
+                         "train_rows": curve["train_rows"], "train_ba": curve["train_ba"][j],
+                         "test_ba": curve["test_ba"][j], "seconds": 0.0})
         rows.append({"dataset": curve["dataset"], "split": curve["split"], "config": "default_refit",
                      "chosen": curve["chosen_default"], "complexity": np.nan, "train_rows": curve["train_rows"],
                      "train_ba": np.nan, "test_ba": curve["test_ba_default"], "seconds": 0.0})
@@ -156,6 +187,8 @@ def main(argv=None):
     parser.add_argument("--splits", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-jobs", type=int, default=2)
+    parser.add_argument("--ccp-alphas", type=float, nargs="*", default=[],
+                        help="also `ccp_alpha` values (curves collected with the folds' objectives)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.collect:
@@ -171,7 +204,7 @@ def main(argv=None):
                     print(dataset, split, flush=True)
     if args.evaluate:
         curves = [json.loads(line) for line in args.evaluate.read_text().splitlines()]
-        print(summary(evaluate(curves, args.out)))
+        print(summary(evaluate(curves, args.out, args.ccp_alphas)))
 
 
 if __name__ == "__main__":
