@@ -151,11 +151,11 @@ def evaluate(curves: list[dict], out: Path | None, alphas=()) -> pd.DataFrame:
         picks.update({f"ccp_{alpha:g}": ccp(curve, alpha) for alpha in alphas})
         picks.update({f"ccp_folds_{alpha:g}": ccp(curve, alpha, in_folds=True) for alpha in alphas})
         for name, (i, j) in picks.items():
-            rows.append({"dataset": curve["dataset"], "split": curve["split"], "config": name,
+            rows.append({"dataset": curve["dataset"], "seed": curve["seed"], "split": curve["split"], "config": name,
                          "chosen": curve["complexities"][i], "complexity": curve["rule_complexity"][j],
                          "train_rows": curve["train_rows"], "train_ba": curve["train_ba"][j],
                          "test_ba": curve["test_ba"][j], "seconds": 0.0})
-        rows.append({"dataset": curve["dataset"], "split": curve["split"], "config": "default_refit",
+        rows.append({"dataset": curve["dataset"], "seed": curve["seed"], "split": curve["split"], "config": "default_refit",
                      "chosen": curve["chosen_default"], "complexity": np.nan, "train_rows": curve["train_rows"],
                      "train_ba": np.nan, "test_ba": curve["test_ba_default"], "seconds": 0.0})
     frame = pd.DataFrame(rows)
@@ -166,15 +166,16 @@ def evaluate(curves: list[dict], out: Path | None, alphas=()) -> pd.DataFrame:
 
 
 def summary(frame: pd.DataFrame) -> str:
-    base = frame[frame["config"] == "best"].set_index(["dataset", "split"])["test_ba"]
+    keys = ["dataset", "seed", "split"]  # the curves of several seeds may be evaluated together
+    base = frame[frame["config"] == "best"].set_index(keys)["test_ba"]
     lines = ["| dataset | rule | test BA | complexity | − best (paired, ± SE) |", "|---|---|---:|---:|---:|"]
     for (dataset, config), group in frame.groupby(["dataset", "config"], sort=False):
-        diff = group.set_index(["dataset", "split"])["test_ba"] - base
+        diff = group.set_index(keys)["test_ba"] - base
         lines.append(f"| {dataset} | {config} | {group['test_ba'].mean():.4f} | {group['complexity'].mean():.1f} | "
                      f"{diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} |")
     lines += ["", "| rule | splits | − best over all (± SE) |", "|---|---:|---:|"]
     for config, group in frame.groupby("config", sort=False):
-        diff = group.set_index(["dataset", "split"])["test_ba"] - base
+        diff = group.set_index(keys)["test_ba"] - base
         lines.append(f"| {config} | {len(diff)} | {diff.mean():+.4f} ± {diff.std(ddof=1) / np.sqrt(len(diff)):.4f} |")
     return "\n".join(lines)
 
