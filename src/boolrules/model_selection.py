@@ -102,7 +102,7 @@ class RuleClassifierCV(RuleEstimator):
         rules found on all the data at the chosen complexity and below (the rounds' and the final
         refit's), the first of best training objective less `ccp_alpha` x complexity, so a literal
         stays only if it earns `ccp_alpha` of the training metric (0: no pruning). The default 0.003
-        kept 16% smaller rules at level held-out scores on the eight bundled datasets
+        kept 14% smaller rules at level held-out scores on the eight bundled datasets
         (`benchmarks/README.md`, "Cost-complexity pruning"). The folds choose the complexity unpruned
         (pruning them too moved the choice on small data and cost held-out accuracy).
     operators, num_starts, num_iterations, max_depth, scan_moves : as in `RuleClassifier`, for
@@ -137,8 +137,8 @@ class RuleClassifierCV(RuleEstimator):
         `rank_test_score`, `mean_fit_time`, and `mean_rule_complexity` (of the fold rules kept).
     best_index_, best_params_ : the chosen candidate. max_complexity_, lam_ : its settings.
     cv_score_ : its mean validation score. estimator_ : the `RuleClassifier` fitted on all the
-        (binarized) data at `lam_` of best training objective among the complexities tried up to
-        `max_complexity_` (its own `max_complexity` may be smaller); best_rule_, rule_,
+        (binarized) data at `lam_` of best training objective less `ccp_alpha` x complexity among the
+        complexities tried up to `max_complexity_` (its own `max_complexity` may be smaller); best_rule_, rule_,
         best_score_ (training metric) and the rest as in `RuleClassifier`. refit_time_ : seconds of the
         final refit (0 when the rounds searched with the full budget). With more than two
         classes, each of `estimators_` (one-vs-rest) holds its own.
