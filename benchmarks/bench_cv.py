@@ -56,8 +56,7 @@ def _cpu_seconds() -> float:
 
 def fit_one(job: dict) -> dict:
     """Fit `RuleClassifierCV(**job["setting"])` on one split; the row of its measurements."""
-    from bench_pareto import split_rows
-    from bench_peers import _cap
+    from bench_peers import capped_split
     from joblib.externals.loky import get_reusable_executor
     from sklearn.metrics import balanced_accuracy_score
     from sklearn.model_selection import RepeatedStratifiedKFold
@@ -65,9 +64,7 @@ def fit_one(job: dict) -> dict:
     from boolrules import QuantileBinarizer, RuleClassifierCV, load_dataset
 
     data = load_dataset(job["dataset"])
-    train, test = split_rows(data.y, job["splits"], job["seed"], job["split"])
-    train = _cap(train, data.y, job["max_train"], job["seed"])
-    test = _cap(test, data.y, job["max_test"], job["seed"]) if job["max_test"] else test
+    train, test = capped_split(data.y, job["splits"], job["seed"], job["split"], job["max_train"], job["max_test"])
     y_train, y_test = data.y[train], data.y[test]
     seed = job["seed"] * 1000 + job["split"]
     setting = dict(job["setting"])

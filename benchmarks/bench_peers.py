@@ -106,6 +106,13 @@ def _cap(rows, y, most, seed):
     return np.sort(kept)
 
 
+def capped_split(y, splits: int, seed: int, split: int, max_train: int, max_test: int = 0):
+    """Split `split` of `splits` (`bench_pareto.split_rows`), the training rows capped at `max_train`
+    and the test rows at `max_test` (0: not capped), stratified: every benchmark's rows."""
+    train, test = split_rows(y, splits, seed, split)
+    return _cap(train, y, max_train, seed), (_cap(test, y, max_test, seed) if max_test else test)
+
+
 def raw_features(train: pd.DataFrame, test: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The raw columns as float matrices: numeric (and boolean) columns as they are, the others
     one-hot encoded by the categories of `train` (a category unseen there is all zeros)."""
@@ -212,8 +219,7 @@ def split_data(name, split, args) -> dict:
     """One split's data as every method sees it: the shared binary features (X_*), the raw DataFrames
     (frame_*), the raw features as numbers (raw_*), the labels and the split's seed."""
     data = load_dataset(name, data_dir=args.data_dir)
-    train, test = split_rows(data.y, args.max_splits, args.seed, split)
-    train, test = _cap(train, data.y, args.max_train, args.seed), _cap(test, data.y, args.max_test, args.seed)
+    train, test = capped_split(data.y, args.max_splits, args.seed, split, args.max_train, args.max_test)
     frame_train, frame_test = data.raw.iloc[train], data.raw.iloc[test]
     binarizer = QuantileBinarizer().fit(frame_train)
     raw_train, raw_test = raw_features(frame_train, frame_test)

@@ -25,8 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from bench_cv import keep, markdown
-from bench_pareto import split_rows
-from bench_peers import _cap
+from bench_peers import capped_split
 from sklearn.metrics import balanced_accuracy_score
 
 from boolrules import QuantileBinarizer, RuleClassifier, load_dataset
@@ -37,8 +36,7 @@ def fit_one(dataset: str, split: int, arm: str, args) -> dict:
     """Fit the arm `arm` ("THRESHOLDS:NUM_BINS") on one split; the row of its measurements."""
     thresholds, num_bins = arm.split(":")
     data = load_dataset(dataset)
-    train, test = split_rows(data.y, args.splits, args.seed, split)
-    train = _cap(train, data.y, args.max_train, args.seed)
+    train, test = capped_split(data.y, args.splits, args.seed, split, args.max_train)
     X_train, X_test, y_train, y_test = data.raw.iloc[train], data.raw.iloc[test], data.y[train], data.y[test]
     model = RuleClassifier(max_complexity=args.max_complexity, num_starts=args.num_starts,
                            num_iterations=args.num_iterations, random_state=args.seed * 1000 + split,

@@ -32,13 +32,11 @@ def fold_rows(dataset: str):
     """The binary training rows of the first CV fold of split 0, and their labels."""
     from sklearn.model_selection import StratifiedKFold
 
-    from bench_pareto import split_rows
-    from bench_peers import _cap
+    from bench_peers import capped_split
     from boolrules import QuantileBinarizer, load_dataset
 
     data = load_dataset(dataset)
-    train, _ = split_rows(data.y, 5, 0, 0)
-    train = _cap(train, data.y, 3000, 0)
+    train, _ = capped_split(data.y, 5, 0, 0, 3000)
     X = QuantileBinarizer(num_bins="auto").fit_transform(data.raw.iloc[train])
     y = data.y[train]
     fold, _ = next(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y))

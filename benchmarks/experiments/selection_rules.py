@@ -40,13 +40,11 @@ def collect(dataset: str, split: int, seed: int, n_jobs: int) -> dict:
     """Fold scores (folds x complexities) and the all-rows rule's test score at every complexity."""
     from sklearn.metrics import balanced_accuracy_score
 
-    from bench_pareto import split_rows
-    from bench_peers import _cap
+    from bench_peers import capped_split
     from boolrules import QuantileBinarizer, RuleClassifierCV, load_dataset
 
     data = load_dataset(dataset)
-    train, test = split_rows(data.y, 5, seed, split)
-    train = _cap(train, data.y, 3000, seed)
+    train, test = capped_split(data.y, 5, seed, split, 3000)  # the whole test split, as recorded
     binarizer = QuantileBinarizer(num_bins="auto").fit(data.raw.iloc[train])
     X_train, X_test = binarizer.transform(data.raw.iloc[train]), binarizer.transform(data.raw.iloc[test])
     y_train, y_test = data.y[train], data.y[test]
